@@ -1,0 +1,53 @@
+// Validation shared by the actions that create or rename people and organizations.
+import { ApiError } from '../http/errors.js';
+import { codePointLength } from '../lib/text.js';
+
+export const MAX_NAME_LENGTH = 100;
+export const PASSWORD_MIN_LENGTH = 6;
+export const PASSWORD_MAX_LENGTH = 100;
+const NAME_INVALID_CHARS = /[*`\\>"@\u0000-\u001f\u007f]/;
+const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+
+export function checkEmail(email: string): string {
+  const e = email.trim();
+  const at = e.lastIndexOf('@');
+  const domain = e.slice(at + 1);
+  const valid =
+    codePointLength(e) <= 254 &&
+    at > 0 &&
+    !/[\s,;<>()[\]\\"]/.test(e) &&
+    e.indexOf('@') === at &&
+    (domain.includes('.') || domain === 'localhost') &&
+    !domain.startsWith('.') &&
+    !domain.endsWith('.');
+  if (!valid) throw new ApiError(`Invalid email '${email}'`);
+  return e;
+}
+
+export function checkFullName(name: string): string {
+  const n = name.trim();
+  if (codePointLength(n) > MAX_NAME_LENGTH) throw new ApiError('Name too long!');
+  if (n.length === 0) throw new ApiError('Name too short!');
+  if (NAME_INVALID_CHARS.test(n)) throw new ApiError('Invalid characters in name!');
+  return n;
+}
+
+export function checkPassword(password: string): string {
+  const n = codePointLength(password);
+  if (n < PASSWORD_MIN_LENGTH || n > PASSWORD_MAX_LENGTH) throw new ApiError('The password is too weak.');
+  return password;
+}
+
+export function checkSubdomain(subdomain: string): string {
+  const s = subdomain.trim().toLowerCase();
+  if (s !== '' && !SUBDOMAIN.test(s)) {
+    throw new ApiError('Subdomains can only have lowercase letters, numbers, and hyphens, up to 40 characters.');
+  }
+  return s;
+}
+
+export function checkRealmName(name: string): string {
+  const n = name.trim();
+  if (n.length === 0 || codePointLength(n) > 40) throw new ApiError('Organization name must be 1 to 40 characters.');
+  return n;
+}

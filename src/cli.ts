@@ -1,0 +1,172 @@
+// The `parlance` command: serve, create-realm, create-user. Flags override PARLANCE_* environment variables.
+import { parseArgs } from 'node:util';
+import { loadConfig, SETTINGS, type Config } from './config.js';
+import { openApp, startServer } from './server.js';
+import { accessRealmBySubdomain, doCreateRealm, hasAnyRealm } from './actions/realms.js';
+import { doCreateUser } from './actions/users.js';
+import { randomToken } from './lib/secrets.js';
+import { ROLE, type RoleName } from './store/users.js';
+import { ApiError } from './http/errors.js';
+
+const USAGE = `Usage:
+  parlance serve [--host H] [--port P] [--data DIR]
+  parlance create-realm --name N --owner-email E --owner-name N --owner-password P [--subdomain S] [--json] [--data DIR]
+  parlance create-user --email E --name N --password P --role owner|administrator|moderator|member|guest [--bot] [--realm S] [--json] [--data DIR]
+
+Settings (environment):
+${SETTINGS.map((s) => `  ${s.env.padEnd(38)} ${s.help}${s.default !== undefined ? ` (default ${s.default})` : ''}`).join('\n')}
+`;
+
+const common = { data: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } } as const;
+
+function configFrom(values: { data?: string; host?: string; port?: string }): Config {
+  return loadConfig({ dataDir: values.data, host: values.host, port: values.port });
+}
+
+function need(values: Record<string, unknown>, ...names: string[]): void {
+  const missing = names.filter((n) => typeof values[n] !== 'string');
+  if (missing.length) throw new Error(`missing ${missing.map((n) => `--${n}`).join(', ')}\n\n${USAGE}`);
+}
+
+async function withApp<T>(config: Config, fn: (app: Awaited<ReturnType<typeof openApp>>['app']) => Promise<T>): Promise<T> {
+  const { app, database } = await openApp({ ...config, logLevel: 'silent' });
+  try {
+    return await fn(app);
+  } finally {
+    app.limiter.close();
+    await database.close();
+  }
+}
+
+async function serve(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { ...common, host: { type: 'string' }, port: { type: 'string' } } });
+  const config = configFrom(values);
+  const running = await startServer(config);
+  await seedFirstRun(running.app, running.url);
+  process.stdout.write(`Parlance listening on ${running.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      running.app.log.info(`${signal}: finishing in-flight requests`);
+      running.close().then(resolve, (err) => {
+        running.app.log.error({ err }, 'shutdown failed');
+        resolve();
+      });
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  return 0;
+}
+
+// First start on an empty database: an organization and its owner, with credentials printed once.
+async function seedFirstRun(app: Awaited<ReturnType<typeof openApp>>['app'], url: string): Promise<void> {
+  if (await hasAnyRealm(app)) return;
+  const password = randomToken(16);
+  const email = process.env.PARLANCE_OWNER_EMAIL ?? 'owner@parlance.example.com';
+  try {
+    const { owner } = await doCreateRealm(app, {
+      name: 'Parlance',
+      subdomain: '',
+      owner: { email, fullName: 'Organization Owner', password },
+    });
+    process.stdout.write(
+      [
+        'Created the organization "Parlance" and its owner:',
+        `  e-mail:   ${owner.email}`,
+        `  password: ${password}`,
+        `  API key:  ${owner.apiKey}`,
+        `Try: curl -sSu ${owner.email}:${owner.apiKey} ${url}/api/v1/users/me`,
+        '',
+      ].join('\n'),
+    );
+  } catch (err) {
+    // Another process seeded at the same moment.
+    if (!(err instanceof ApiError)) throw err;
+  }
+}
+
+async function createRealm(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...common,
+      name: { type: 'string' },
+      subdomain: { type: 'string', default: '' },
+      'owner-email': { type: 'string' },
+      'owner-name': { type: 'string' },
+      'owner-password': { type: 'string' },
+    },
+  });
+  need(values, 'name', 'owner-email', 'owner-name', 'owner-password');
+  const { realm, owner } = await withApp(configFrom(values), (app) =>
+    doCreateRealm(app, {
+      name: values.name!,
+      subdomain: values.subdomain!,
+      owner: { email: values['owner-email']!, fullName: values['owner-name']!, password: values['owner-password']! },
+    }),
+  );
+  const out = { realm_id: realm.id, user_id: owner.id, email: owner.email, api_key: owner.apiKey };
+  print(values.json, out, `Created organization ${realm.id} (${realm.stringId || 'default'}); owner ${owner.email} (user ${owner.id}), API key ${owner.apiKey}`);
+  return 0;
+}
+
+async function createUser(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...common,
+      email: { type: 'string' },
+      name: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string', default: 'member' },
+      bot: { type: 'boolean', default: false },
+      realm: { type: 'string', default: '' },
+    },
+  });
+  need(values, 'email', 'name');
+  if (!values.bot) need(values, 'password');
+  const role = values.role as RoleName;
+  if (!(role in ROLE)) throw new Error(`--role must be one of ${Object.keys(ROLE).join(', ')}`);
+  const user = await withApp(configFrom(values), async (app) => {
+    const realm = await accessRealmBySubdomain(app, values.realm!);
+    return doCreateUser(app, realm, {
+      email: values.email!,
+      fullName: values.name!,
+      password: values.password ?? null,
+      role: ROLE[role],
+      isBot: values.bot,
+    });
+  });
+  const out = { user_id: user.id, email: user.email, api_key: user.apiKey };
+  print(values.json, out, `Created ${values.bot ? 'bot' : 'user'} ${user.email} (user ${user.id}), API key ${user.apiKey}`);
+  return 0;
+}
+
+function print(json: boolean | undefined, out: object, text: string): void {
+  process.stdout.write(json ? `${JSON.stringify(out)}\n` : `${text}\n`);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        return await serve(rest);
+      case 'create-realm':
+        return await createRealm(rest);
+      case 'create-user':
+        return await createUser(rest);
+      case undefined:
+      case 'help':
+      case '--help':
+        process.stdout.write(USAGE);
+        return command ? 0 : 2;
+      default:
+        process.stderr.write(`unknown command ${command}\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (err) {
+    process.stderr.write(`parlance ${command}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}

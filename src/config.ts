@@ -1,0 +1,57 @@
+// Every setting has a default, an environment variable PARLANCE_<NAME>, and (for the server's address and data)
+// a command-line flag. README.md lists them; keep the two in step.
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl?: string;
+  externalUrl?: string;
+  logLevel: string;
+  rateLimitPerMinute: number;
+  rateLimitIpPerMinute: number;
+  authFailuresPerWindow: number;
+  authFailureWindowSeconds: number;
+  maxFileUploadMib: number;
+  shutdownGraceSeconds: number;
+  argon2MemoryKib: number;
+}
+
+interface Setting {
+  key: keyof Config;
+  env: string;
+  kind: 'string' | 'int';
+  default?: string | number;
+  help: string;
+}
+
+export const SETTINGS: Setting[] = [
+  { key: 'host', env: 'PARLANCE_HOST', kind: 'string', default: '127.0.0.1', help: 'address to listen on' },
+  { key: 'port', env: 'PARLANCE_PORT', kind: 'int', default: 9991, help: 'port to listen on (0 picks a free one)' },
+  { key: 'dataDir', env: 'PARLANCE_DATA', kind: 'string', default: './data', help: 'data directory (SQLite file)' },
+  { key: 'databaseUrl', env: 'DATABASE_URL', kind: 'string', help: 'PostgreSQL URL; SQLite in the data directory when unset (PARLANCE_DATABASE_URL also works)' },
+  { key: 'externalUrl', env: 'PARLANCE_EXTERNAL_URL', kind: 'string', help: 'public base URL; taken from the Host header when unset' },
+  { key: 'logLevel', env: 'PARLANCE_LOG_LEVEL', kind: 'string', default: 'info', help: 'pino log level (silent, error, warn, info, debug)' },
+  { key: 'rateLimitPerMinute', env: 'PARLANCE_RATE_LIMIT', kind: 'int', default: 200, help: 'requests per minute per user; 0 disables the per-user and per-IP limits' },
+  { key: 'rateLimitIpPerMinute', env: 'PARLANCE_RATE_LIMIT_IP', kind: 'int', default: 100, help: 'unauthenticated requests per minute per IP address' },
+  { key: 'authFailuresPerWindow', env: 'PARLANCE_AUTH_FAILURE_LIMIT', kind: 'int', default: 5, help: 'failed fetch_api_key attempts per user name and window; 0 disables' },
+  { key: 'authFailureWindowSeconds', env: 'PARLANCE_AUTH_FAILURE_WINDOW_SECONDS', kind: 'int', default: 1800, help: 'window of the failed-login limit' },
+  { key: 'maxFileUploadMib', env: 'PARLANCE_MAX_FILE_UPLOAD_SIZE_MIB', kind: 'int', default: 25, help: 'largest upload; request bodies may be 1 MiB larger' },
+  { key: 'shutdownGraceSeconds', env: 'PARLANCE_SHUTDOWN_GRACE_SECONDS', kind: 'int', default: 10, help: 'how long SIGTERM waits for in-flight requests' },
+  { key: 'argon2MemoryKib', env: 'PARLANCE_ARGON2_MEMORY_KIB', kind: 'int', default: 19456, help: 'argon2id memory cost for password hashes' },
+];
+
+export function loadConfig(overrides: Partial<Record<keyof Config, string | number | undefined>> = {}, env = process.env): Config {
+  const out: Record<string, unknown> = {};
+  for (const s of SETTINGS) {
+    let value: string | number | undefined = overrides[s.key] ?? env[s.env];
+    if (value === undefined && s.key === 'databaseUrl') value = env.PARLANCE_DATABASE_URL;
+    if (value === undefined || value === '') value = s.default;
+    if (value === undefined) continue;
+    if (s.kind === 'int') {
+      const n = typeof value === 'number' ? value : Number(value);
+      if (!Number.isInteger(n) || n < 0) throw new Error(`${s.env} must be a non-negative integer, got ${JSON.stringify(value)}`);
+      out[s.key] = n;
+    } else out[s.key] = String(value);
+  }
+  return out as unknown as Config;
+}

@@ -1,0 +1,58 @@
+// Who is calling: the organization comes from the host name, the user from HTTP Basic credentials
+// (API e-mail and API key).
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../app.js';
+import { constantTimeEqual } from '../lib/secrets.js';
+import { findRealmBySubdomain, type Realm } from '../store/realms.js';
+import { findUserByEmail, type User } from '../store/users.js';
+import { ApiError, UnauthorizedError } from './errors.js';
+
+const IPV4 = /^\d+\.\d+\.\d+\.\d+$/;
+
+// The first label of a host name picks an organization with that subdomain; any other host reaches the
+// default organization (empty subdomain).
+export async function resolveRealm(app: App, req: FastifyRequest): Promise<Realm> {
+  const hostname = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+  const labels = hostname.split('.');
+  if (labels.length > 1 && !IPV4.test(hostname) && !hostname.startsWith('[')) {
+    const realm = await findRealmBySubdomain(app.db, labels[0]);
+    if (realm) return realm;
+  }
+  const fallback = await findRealmBySubdomain(app.db, '');
+  if (!fallback) {
+    throw new ApiError('There is no organization at this address.', 'NONEXISTENT_SUBDOMAIN', 404);
+  }
+  return fallback;
+}
+
+export interface BasicCredentials {
+  username: string;
+  password: string;
+}
+
+export function basicCredentials(req: FastifyRequest): BasicCredentials | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const [scheme, encoded] = header.trim().split(/\s+/, 2);
+  if (scheme.toLowerCase() !== 'basic' || !encoded) {
+    throw new UnauthorizedError('This endpoint requires HTTP basic authentication.');
+  }
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new UnauthorizedError('Invalid/Missing authorization header for basic auth');
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+export async function authenticateUser(app: App, realm: Realm, creds: BasicCredentials): Promise<User> {
+  const user = await findUserByEmail(app.db, realm.id, creds.username);
+  // Compare even when there is no such user, so that timing does not reveal which e-mails exist.
+  const keyMatches = constantTimeEqual(user?.apiKey ?? '-'.repeat(32), creds.password);
+  if (!user || !keyMatches) throw new UnauthorizedError('Invalid API key');
+  if (!user.isActive) throw new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401, {}, challenge);
+  if (realm.deactivated) {
+    throw new ApiError('This organization has been deactivated', 'REALM_DEACTIVATED', 401, {}, challenge);
+  }
+  return user;
+}
+
+const challenge = { 'WWW-Authenticate': 'Basic realm="zulip"' };

@@ -1,0 +1,52 @@
+// Gathers a request's raw parameter values from the query string and the body (urlencoded, multipart or a
+// JSON object), whatever the method. Duplicate names keep the last value, as the reference server does.
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from './errors.js';
+
+export interface UploadedFile {
+  fieldname: string;
+  filename: string;
+  mimetype: string;
+  data: Buffer;
+}
+
+export interface RawValues {
+  values: Map<string, string>;
+  files: UploadedFile[];
+}
+
+// The query parser gives an array for a repeated name.
+function putLast(values: Map<string, string>, key: string, value: unknown): void {
+  if (Array.isArray(value)) {
+    if (value.length) values.set(key, String(value[value.length - 1]));
+  } else if (value !== undefined) values.set(key, String(value));
+}
+
+export async function collectValues(req: FastifyRequest): Promise<RawValues> {
+  const values = new Map<string, string>();
+  const files: UploadedFile[] = [];
+  for (const [k, v] of Object.entries((req.query ?? {}) as Record<string, unknown>)) putLast(values, k, v);
+
+  if (req.isMultipart()) {
+    try {
+      for await (const part of req.parts()) {
+        if (part.type === 'file') {
+          const data = await part.toBuffer();
+          files.push({ fieldname: part.fieldname, filename: part.filename, mimetype: part.mimetype, data });
+        } else values.set(part.fieldname, String(part.value));
+      }
+    } catch (err) {
+      const status = (err as { statusCode?: number }).statusCode;
+      if (status === 413) throw new ApiError('Request body is too large', 'BAD_REQUEST', 413);
+      throw new ApiError('Malformed multipart body', 'BAD_REQUEST', 400);
+    }
+  } else if (req.body instanceof URLSearchParams) {
+    for (const [k, v] of req.body) values.set(k, v);
+  } else if (req.body && typeof req.body === 'object' && !Array.isArray(req.body)) {
+    // A JSON body carries the same names; its structured values are handed on as JSON text.
+    for (const [k, v] of Object.entries(req.body as Record<string, unknown>)) {
+      if (v !== undefined) values.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+    }
+  }
+  return { values, files };
+}

@@ -1,0 +1,73 @@
+// A route is declared once: method, path, who may call it, its parameters and a handler that calls an action
+// and shapes the JSON. Registration, parsing and the OpenAPI document are derived from these declarations.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../app.js';
+import type { Realm } from '../store/realms.js';
+import type { User } from '../store/users.js';
+import { paramSchema, type ParamDecl, type Params } from './params.js';
+import type { UploadedFile } from './request-values.js';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+// user: credentials required; optional: credentials used when present; none: no credentials, but the
+// organization is resolved from the host; bare: neither (health checks, the API description).
+export type AuthMode = 'user' | 'optional' | 'none' | 'bare';
+
+type UserFor<A extends AuthMode> = A extends 'user' ? User : A extends 'optional' ? User | null : null;
+type RealmFor<A extends AuthMode> = A extends 'bare' ? null : Realm;
+
+export interface Ctx<P, A extends AuthMode> {
+  app: App;
+  realm: RealmFor<A>;
+  user: UserFor<A>;
+  params: P;
+  files: UploadedFile[];
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export interface RouteDef<D extends ParamDecl, A extends AuthMode> {
+  method: Method;
+  path: string; // relative to /api/v1 unless `root`; `{name}` marks a path parameter
+  root?: boolean;
+  auth: A;
+  summary: string;
+  params: D;
+  // Returns the fields to add to the success envelope, or nothing when it wrote the reply itself.
+  handler(ctx: Ctx<Params<D>, A>): Promise<Record<string, unknown> | void> | Record<string, unknown> | void;
+}
+
+export type AnyRoute = RouteDef<ParamDecl, AuthMode>;
+
+export function route<D extends ParamDecl, A extends AuthMode>(def: RouteDef<D, A>): AnyRoute {
+  return def as unknown as AnyRoute;
+}
+
+export const fullPath = (r: AnyRoute) => (r.root ? r.path : `/api/v1${r.path}`);
+export const fastifyPath = (r: AnyRoute) => fullPath(r).replace(/\{(\w+)\}/g, ':$1');
+
+export function openApiDocument(routes: AnyRoute[], version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const inPath = new Set([...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+    const parameters = Object.entries(r.params).map(([name, p]) => ({
+      name,
+      in: inPath.has(name) ? 'path' : 'query',
+      required: inPath.has(name) || p.def.required,
+      schema: paramSchema(p),
+      ...(p.def.description ? { description: p.def.description } : {}),
+      ...(p.def.aliases.length ? { 'x-aliases': p.def.aliases } : {}),
+    }));
+    (paths[fullPath(r)] ??= {})[r.method.toLowerCase()] = {
+      summary: r.summary,
+      security: r.auth === 'user' ? [{ basicAuth: [] }] : [],
+      parameters,
+      responses: { '200': { description: 'Success' }, default: { description: 'Error envelope' } },
+    };
+  }
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Parlance API', version },
+    components: { securitySchemes: { basicAuth: { type: 'http', scheme: 'basic' } } },
+    paths,
+  };
+}

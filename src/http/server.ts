@@ -1,0 +1,126 @@
+// Fastify set-up: body parsers, the route adapter (credentials, rate limits, parameters, envelope) and the one
+// error handler that writes {result: "error", msg, code, ...}.
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { App } from '../app.js';
+import { authenticateUser, basicCredentials, resolveRealm } from './auth.js';
+import { ApiError, RateLimitedError, UnauthorizedError } from './errors.js';
+import { parseParams } from './params.js';
+import { collectValues } from './request-values.js';
+import { fastifyPath, type AnyRoute, type Method } from './route.js';
+import type { User } from '../store/users.js';
+import type { Realm } from '../store/realms.js';
+
+const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
+
+function envelope(err: ApiError) {
+  return { result: 'error', msg: err.message, code: err.code, ...err.extra };
+}
+
+function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
+  reply.headers(err.headers).code(err.status).type('application/json; charset=utf-8');
+  return reply.send(envelope(err));
+}
+
+// Fastify's own 4xx errors (body limits, content types, malformed JSON bodies) in our envelope.
+function frameworkError(err: { statusCode?: number; code?: string; message: string }, req: FastifyRequest): ApiError | null {
+  const status = err.statusCode;
+  if (!status || status < 400 || status >= 500) return null;
+  if (status === 413) return new ApiError('Request body is too large', 'BAD_REQUEST', 413);
+  if (status === 415) {
+    return new ApiError(`Unsupported content type: ${req.headers['content-type'] ?? ''}`.trim(), 'BAD_REQUEST', 415);
+  }
+  if (err.code?.startsWith('FST_ERR_CTP') && /json/i.test(req.headers['content-type'] ?? '')) {
+    return new ApiError('Malformed JSON', 'INVALID_JSON', 400);
+  }
+  return new ApiError(err.message || 'Bad request', 'BAD_REQUEST', status);
+}
+
+export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyInstance> {
+  const bodyLimit = (app.config.maxFileUploadMib + 1) * 1024 * 1024;
+  // The cast keeps the plain HTTP/1 server types that a custom logger instance otherwise widens.
+  const http = Fastify({
+    loggerInstance: app.log,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit,
+    return503OnClosing: true,
+    keepAliveTimeout: 65_000,
+    requestTimeout: 0, // long-polls are held for minutes; slow-client limits are set on the server below
+    routerOptions: { ignoreTrailingSlash: true },
+    // A malformed path never reaches a handler; answer it in our envelope.
+    frameworkErrors: (err, _req, reply) => {
+      void sendError(reply as unknown as FastifyReply, new ApiError(err.message || 'Bad request', 'BAD_REQUEST', 400));
+    },
+  }) as unknown as FastifyInstance;
+  http.server.headersTimeout = 30_000;
+
+  http.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, new URLSearchParams(body as string));
+  });
+  await http.register(multipart, {
+    limits: { fileSize: app.config.maxFileUploadMib * 1024 * 1024, fieldSize: bodyLimit, fields: 10_000, files: 20, parts: 10_020 },
+  });
+
+  http.setErrorHandler((err, req, reply) => {
+    if (err instanceof ApiError) return sendError(reply, err);
+    const mapped = frameworkError(err as Parameters<typeof frameworkError>[0], req);
+    if (mapped) return sendError(reply, mapped);
+    req.log.error({ err, url: req.url, method: req.method }, 'request failed');
+    return sendError(reply, new ApiError('Internal server error', 'INTERNAL_SERVER_ERROR', 500));
+  });
+  http.setNotFoundHandler((_req, reply) => sendError(reply, new ApiError('Not Found', 'BAD_REQUEST', 404)));
+
+  const byPath = new Map<string, Set<Method>>();
+  for (const r of routes) {
+    http.route({ method: r.method, url: fastifyPath(r), handler: (req, reply) => handle(app, r, req, reply) });
+    const methods = byPath.get(fastifyPath(r)) ?? new Set();
+    methods.add(r.method);
+    byPath.set(fastifyPath(r), methods);
+  }
+  for (const [url, methods] of byPath) {
+    const allowed = [...methods].join(', ');
+    for (const method of METHODS.filter((m) => !methods.has(m))) {
+      http.route({
+        method,
+        url,
+        handler: async () => {
+          throw new ApiError('Method Not Allowed', 'BAD_REQUEST', 405, { allowed_methods: [...methods] }, { Allow: allowed });
+        },
+      });
+    }
+  }
+  return http;
+}
+
+function limit(app: App, reply: FastifyReply, key: string, perMinute: number, headers: boolean): void {
+  if (perMinute <= 0) return;
+  const v = app.limiter.hit(key, perMinute);
+  if (headers) {
+    reply.headers({ 'X-RateLimit-Limit': v.limit, 'X-RateLimit-Remaining': v.remaining, 'X-RateLimit-Reset': v.resetAt });
+  }
+  if (!v.allowed) throw new RateLimitedError(Math.round(v.retryAfter * 1000) / 1000);
+}
+
+async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: FastifyReply) {
+  let realm: Realm | null = null;
+  let user: User | null = null;
+  if (r.auth !== 'bare') {
+    realm = await resolveRealm(app, req);
+    const creds = r.auth === 'none' ? null : basicCredentials(req);
+    if (creds) user = await authenticateUser(app, realm, creds);
+    else if (r.auth === 'user') throw new UnauthorizedError();
+    const perMinute = app.config.rateLimitPerMinute;
+    if (user) limit(app, reply, `user:${user.id}`, perMinute, true);
+    else if (perMinute > 0) limit(app, reply, `ip:${req.ip}`, app.config.rateLimitIpPerMinute, false);
+  }
+  const { values, files } = await collectValues(req);
+  const parsed = parseParams(r.params, values, req.params as Record<string, string>);
+  const result = await r.handler({ app, realm, user, params: parsed.values, files, req, reply } as never);
+  if (reply.sent) return reply;
+  return {
+    result: 'success',
+    msg: '',
+    ...(result ?? {}),
+    ...(parsed.ignored.length ? { ignored_parameters_unsupported: parsed.ignored } : {}),
+  };
+}

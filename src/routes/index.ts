@@ -1,0 +1,10 @@
+import type { AnyRoute } from '../http/route.js';
+import { authRoutes } from './auth.js';
+import { serverRoutes } from './server.js';
+import { userRoutes } from './users.js';
+
+export function allRoutes(): AnyRoute[] {
+  const routes: AnyRoute[] = [];
+  routes.push(...serverRoutes(() => routes), ...authRoutes, ...userRoutes);
+  return routes;
+}

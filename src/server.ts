@@ -1,0 +1,46 @@
+// Starts and stops one server process: database, services, HTTP.
+import pino from 'pino';
+import type { FastifyInstance } from 'fastify';
+import type { App } from './app.js';
+import type { Config } from './config.js';
+import { buildHttp } from './http/server.js';
+import { RateLimiter } from './http/rate-limit.js';
+import { passwordHasher } from './lib/secrets.js';
+import { allRoutes } from './routes/index.js';
+import { openDatabase, type Database } from './store/db.js';
+
+export interface Running {
+  app: App;
+  http: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function openApp(config: Config, log = pino({ level: config.logLevel })): Promise<{ app: App; database: Database }> {
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const app: App = {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    log,
+    limiter: new RateLimiter(),
+    passwords: passwordHasher(config.argon2MemoryKib),
+  };
+  return { app, database };
+}
+
+export async function startServer(config: Config): Promise<Running> {
+  const { app, database } = await openApp(config);
+  const http = await buildHttp(app, allRoutes());
+  const address = await http.listen({ host: config.host, port: config.port });
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      // Stop accepting, let in-flight requests finish (bounded), then close the database.
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceSeconds * 1000).unref());
+      await Promise.race([http.close(), grace]);
+      app.limiter.close();
+      await database.close();
+    })());
+  return { app, http, url: address, close };
+}

@@ -1,0 +1,53 @@
+// The one place that opens the database: better-sqlite3 (one WAL file in the data directory) by default, or
+// PostgreSQL through `pg` when DATABASE_URL is set. Everything above the store sees only Kysely<Schema>.
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import type { Schema } from './schema.js';
+import { migrateToLatest } from './migrate.js';
+
+export type Db = Kysely<Schema>;
+export type Tx = Transaction<Schema>;
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Db;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// int8 (bigint timestamps, COUNT(*)) arrives from pg as text; every value we store fits a JS number.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export interface OpenOptions {
+  dataDir: string;
+  databaseUrl?: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  let db: Db;
+  let dialect: Dialect;
+  if (opts.databaseUrl) {
+    dialect = 'postgres';
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    // A dropped connection must not crash the process; the pool replaces it.
+    pool.on('error', () => {});
+    db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    dialect = 'sqlite';
+    fs.mkdirSync(opts.dataDir, { recursive: true });
+    const file = new SQLite(path.join(opts.dataDir, 'parlance.sqlite3'));
+    file.pragma('journal_mode = WAL');
+    // NORMAL keeps every committed transaction across a process crash (kill -9); only a power cut could lose
+    // the last ones, which FULL would protect at a large cost per commit.
+    file.pragma('synchronous = NORMAL');
+    file.pragma('busy_timeout = 10000');
+    file.pragma('foreign_keys = ON');
+    db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: file }) });
+  }
+  await migrateToLatest(db, dialect);
+  return { db, dialect, close: () => db.destroy() };
+}

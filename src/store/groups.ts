@@ -1,0 +1,96 @@
+import type { Db } from './db.js';
+import { ROLE, type Role } from './users.js';
+
+// The system groups and their nesting: each role group contains the more privileged one as a subgroup, so
+// membership of `role:members` covers moderators, administrators and owners.
+export const SYSTEM_GROUPS = [
+  { name: 'role:internet', description: 'Everyone on the Internet', sub: 'role:everyone' },
+  { name: 'role:everyone', description: 'Everyone including guests', sub: 'role:members' },
+  { name: 'role:members', description: 'Everyone except guests', sub: 'role:fullmembers' },
+  { name: 'role:fullmembers', description: 'Members of this organization, not including new accounts and guests', sub: 'role:moderators' },
+  { name: 'role:moderators', description: 'Moderators of this organization, including administrators', sub: 'role:administrators' },
+  { name: 'role:administrators', description: 'Administrators of this organization, including owners', sub: 'role:owners' },
+  { name: 'role:owners', description: 'Owners of this organization', sub: null },
+  { name: 'role:nobody', description: 'Nobody', sub: null },
+] as const;
+
+export type SystemGroupName = (typeof SYSTEM_GROUPS)[number]['name'];
+
+// Direct membership by role. A member is also a full member: the waiting period defaults to zero days.
+function roleGroups(role: Role): SystemGroupName[] {
+  switch (role) {
+    case ROLE.owner:
+      return ['role:owners'];
+    case ROLE.administrator:
+      return ['role:administrators'];
+    case ROLE.moderator:
+      return ['role:moderators'];
+    case ROLE.member:
+      return ['role:fullmembers', 'role:members'];
+    default:
+      return ['role:everyone'];
+  }
+}
+
+export async function createSystemGroups(db: Db, realmId: number, now: number): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  for (const g of SYSTEM_GROUPS) {
+    const row = await db
+      .insertInto('user_groups')
+      .values({ realm_id: realmId, name: g.name, description: g.description, is_system_group: 1, date_created: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    ids.set(g.name, row.id);
+  }
+  const links = SYSTEM_GROUPS.filter((g) => g.sub).map((g) => ({
+    supergroup_id: ids.get(g.name)!,
+    subgroup_id: ids.get(g.sub!)!,
+  }));
+  await db.insertInto('user_group_subgroups').values(links).execute();
+  return ids;
+}
+
+async function systemGroupIds(db: Db, realmId: number): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('user_groups')
+    .select(['id', 'name'])
+    .where('realm_id', '=', realmId)
+    .where('is_system_group', '=', 1)
+    .execute();
+  return new Map(rows.map((r) => [r.name, r.id]));
+}
+
+// Keeps a user's direct system-group membership equal to what their role implies.
+export async function syncRoleGroups(db: Db, realmId: number, userId: number, role: Role): Promise<void> {
+  const ids = await systemGroupIds(db, realmId);
+  const all = [...ids.values()];
+  await db.deleteFrom('user_group_members').where('user_id', '=', userId).where('group_id', 'in', all).execute();
+  const wanted = roleGroups(role).map((name) => ({ group_id: ids.get(name)!, user_id: userId }));
+  await db.insertInto('user_group_members').values(wanted).execute();
+}
+
+// Every group a user belongs to, directly or through subgroups.
+export async function groupsOfUser(db: Db, userId: number): Promise<Set<number>> {
+  const direct = await db.selectFrom('user_group_members').select('group_id').where('user_id', '=', userId).execute();
+  const result = new Set(direct.map((r) => r.group_id));
+  let frontier = [...result];
+  while (frontier.length) {
+    const parents = await db
+      .selectFrom('user_group_subgroups')
+      .select('supergroup_id')
+      .where('subgroup_id', 'in', frontier)
+      .execute();
+    frontier = parents.map((p) => p.supergroup_id).filter((id) => !result.has(id));
+    frontier.forEach((id) => result.add(id));
+  }
+  return result;
+}
+
+export async function findGroupByName(db: Db, realmId: number, name: string) {
+  return db
+    .selectFrom('user_groups')
+    .selectAll()
+    .where('realm_id', '=', realmId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+}

@@ -1,0 +1,18 @@
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import type { Dialect } from './db.js';
+import { core } from './migrations/001-core.js';
+
+// Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
+const migrations: Record<string, (dialect: Dialect) => Migration> = {
+  '001-core': core,
+};
+
+export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  const provider = {
+    async getMigrations() {
+      return Object.fromEntries(Object.entries(migrations).map(([name, m]) => [name, m(dialect)]));
+    },
+  };
+  const { error } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) throw error;
+}

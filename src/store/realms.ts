@@ -1,0 +1,65 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { Db } from './db.js';
+import type { RealmTable } from './schema.js';
+
+export interface Realm {
+  id: number;
+  stringId: string;
+  name: string;
+  description: string;
+  deactivated: boolean;
+  passwordAuthEnabled: boolean;
+  dateCreated: number;
+}
+
+function toRealm(row: Selectable<RealmTable>): Realm {
+  return {
+    id: row.id,
+    stringId: row.string_id,
+    name: row.name,
+    description: row.description,
+    deactivated: row.deactivated === 1,
+    passwordAuthEnabled: row.password_auth_enabled === 1,
+    dateCreated: row.date_created,
+  };
+}
+
+export async function insertRealm(
+  db: Db,
+  r: { stringId: string; name: string; description?: string; now: number },
+): Promise<Realm> {
+  const row = await db
+    .insertInto('realms')
+    .values({ string_id: r.stringId, name: r.name, description: r.description ?? '', date_created: r.now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toRealm(row);
+}
+
+export async function findRealmBySubdomain(db: Db, stringId: string): Promise<Realm | undefined> {
+  const row = await db.selectFrom('realms').selectAll().where('string_id', '=', stringId).executeTakeFirst();
+  return row && toRealm(row);
+}
+
+export async function findRealm(db: Db, id: number): Promise<Realm | undefined> {
+  const row = await db.selectFrom('realms').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toRealm(row);
+}
+
+export async function countRealms(db: Db): Promise<number> {
+  const row = await db.selectFrom('realms').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export async function updateRealm(
+  db: Db,
+  id: number,
+  changes: Partial<{ name: string; description: string; deactivated: boolean; passwordAuthEnabled: boolean }>,
+): Promise<void> {
+  const values: Updateable<RealmTable> = {};
+  if (changes.name !== undefined) values.name = changes.name;
+  if (changes.description !== undefined) values.description = changes.description;
+  if (changes.deactivated !== undefined) values.deactivated = changes.deactivated ? 1 : 0;
+  if (changes.passwordAuthEnabled !== undefined) values.password_auth_enabled = changes.passwordAuthEnabled ? 1 : 0;
+  if (Object.keys(values).length) await db.updateTable('realms').set(values).where('id', '=', id).execute();
+}

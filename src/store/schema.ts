@@ -1,0 +1,62 @@
+// Row types of every table. Flags are stored as 0/1 integers (SQLite cannot bind booleans); timestamps are
+// integer UNIX seconds.
+import type { Generated } from 'kysely';
+
+export interface RealmTable {
+  id: Generated<number>;
+  string_id: string;
+  name: string;
+  description: Generated<string>;
+  deactivated: Generated<number>;
+  password_auth_enabled: Generated<number>;
+  date_created: number;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  realm_id: number;
+  email: string;
+  delivery_email: string;
+  email_key: string;
+  full_name: string;
+  role: number;
+  is_bot: Generated<number>;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  is_active: Generated<number>;
+  password_hash: string | null;
+  api_key: string;
+  date_joined: number;
+  timezone: Generated<string>;
+  avatar_source: Generated<string>;
+  avatar_version: Generated<number>;
+}
+
+export interface UserGroupTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  description: Generated<string>;
+  is_system_group: Generated<number>;
+  deactivated: Generated<number>;
+  creator_id: number | null;
+  date_created: number | null;
+}
+
+export interface UserGroupMemberTable {
+  group_id: number;
+  user_id: number;
+}
+
+export interface UserGroupSubgroupTable {
+  supergroup_id: number;
+  subgroup_id: number;
+}
+
+export interface Schema {
+  realms: RealmTable;
+  users: UserTable;
+  user_groups: UserGroupTable;
+  user_group_members: UserGroupMemberTable;
+  user_group_subgroups: UserGroupSubgroupTable;
+}

@@ -1,0 +1,106 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from './db.js';
+import type { UserTable } from './schema.js';
+
+export const ROLE = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600 } as const;
+export type RoleName = keyof typeof ROLE;
+export type Role = (typeof ROLE)[RoleName];
+export const ROLES: readonly number[] = Object.values(ROLE);
+
+export interface User {
+  id: number;
+  realmId: number;
+  email: string;
+  deliveryEmail: string;
+  fullName: string;
+  role: Role;
+  isBot: boolean;
+  botType: number | null;
+  botOwnerId: number | null;
+  isActive: boolean;
+  passwordHash: string | null;
+  apiKey: string;
+  dateJoined: number;
+  timezone: string;
+  avatarSource: string;
+  avatarVersion: number;
+}
+
+function toUser(row: Selectable<UserTable>): User {
+  return {
+    id: row.id,
+    realmId: row.realm_id,
+    email: row.email,
+    deliveryEmail: row.delivery_email,
+    fullName: row.full_name,
+    role: row.role as Role,
+    isBot: row.is_bot === 1,
+    botType: row.bot_type,
+    botOwnerId: row.bot_owner_id,
+    isActive: row.is_active === 1,
+    passwordHash: row.password_hash,
+    apiKey: row.api_key,
+    dateJoined: row.date_joined,
+    timezone: row.timezone,
+    avatarSource: row.avatar_source,
+    avatarVersion: row.avatar_version,
+  };
+}
+
+export const emailKey = (email: string) => email.trim().toLowerCase();
+
+export interface NewUser {
+  realmId: number;
+  email: string;
+  fullName: string;
+  role: Role;
+  isBot: boolean;
+  botType?: number | null;
+  botOwnerId?: number | null;
+  passwordHash: string | null;
+  apiKey: string;
+  now: number;
+}
+
+export async function insertUser(db: Db, u: NewUser): Promise<User> {
+  const values: Insertable<UserTable> = {
+    realm_id: u.realmId,
+    email: u.email,
+    delivery_email: u.email,
+    email_key: emailKey(u.email),
+    full_name: u.fullName,
+    role: u.role,
+    is_bot: u.isBot ? 1 : 0,
+    bot_type: u.botType ?? null,
+    bot_owner_id: u.botOwnerId ?? null,
+    password_hash: u.passwordHash,
+    api_key: u.apiKey,
+    date_joined: u.now,
+  };
+  return toUser(await db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow());
+}
+
+export async function findUserByEmail(db: Db, realmId: number, email: string): Promise<User | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('realm_id', '=', realmId)
+    .where('email_key', '=', emailKey(email))
+    .executeTakeFirst();
+  return row && toUser(row);
+}
+
+export async function findUser(db: Db, realmId: number, id: number): Promise<User | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('realm_id', '=', realmId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && toUser(row);
+}
+
+export async function listUsers(db: Db, realmId: number): Promise<User[]> {
+  const rows = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).orderBy('id').execute();
+  return rows.map(toUser);
+}

@@ -1,0 +1,90 @@
+// A small HTTP client that sends parameters the way the real client libraries do: query string for GET,
+// urlencoded bodies (Python library) or multipart bodies (JavaScript library) otherwise.
+export type Encoding = 'urlencoded' | 'multipart' | 'query';
+
+import http from 'node:http';
+
+export interface Reply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+  text: string;
+}
+
+export type ParamValue = string | number | boolean | object | null | undefined;
+
+function encodeValue(v: ParamValue): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+export class Client {
+  constructor(
+    readonly baseUrl: string,
+    readonly auth?: { email: string; apiKey: string },
+    readonly encoding: Exclude<Encoding, 'query'> = 'urlencoded',
+    readonly host?: string, // Host header, to reach an organization by subdomain on loopback
+  ) {}
+
+  headers(extra: Record<string, string> = {}): Record<string, string> {
+    const h: Record<string, string> = { ...extra };
+    if (this.auth) h.authorization = 'Basic ' + Buffer.from(`${this.auth.email}:${this.auth.apiKey}`).toString('base64');
+    return h;
+  }
+
+  async request(method: string, path: string, params: Record<string, ParamValue> = {}, opts: { encoding?: Encoding; headers?: Record<string, string> } = {}): Promise<Reply> {
+    const url = new URL(path.startsWith('/api/') || path.startsWith('/health') ? path : `/api/v1${path}`, this.baseUrl);
+    const entries = Object.entries(params).filter(([, v]) => v !== undefined && v !== null) as [string, ParamValue][];
+    const encoding = opts.encoding ?? (method === 'GET' ? 'query' : this.encoding);
+    let body: Buffer | undefined;
+    const headers = this.headers(opts.headers);
+    if (this.host) headers.host = this.host;
+    if (encoding === 'query') {
+      for (const [k, v] of entries) url.searchParams.set(k, encodeValue(v));
+    } else if (encoding === 'urlencoded') {
+      body = Buffer.from(new URLSearchParams(entries.map(([k, v]) => [k, encodeValue(v)])).toString());
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    } else {
+      const form = new FormData();
+      for (const [k, v] of entries) form.append(k, encodeValue(v));
+      const encoded = new Request('http://x/', { method: 'POST', body: form });
+      body = Buffer.from(await encoded.arrayBuffer());
+      headers['content-type'] = encoded.headers.get('content-type')!;
+    }
+    return send(method, url, headers, body);
+  }
+
+  get(path: string, params?: Record<string, ParamValue>, opts?: { encoding?: Encoding }) {
+    return this.request('GET', path, params, opts);
+  }
+  post(path: string, params?: Record<string, ParamValue>, opts?: { encoding?: Encoding }) {
+    return this.request('POST', path, params, opts);
+  }
+  patch(path: string, params?: Record<string, ParamValue>, opts?: { encoding?: Encoding }) {
+    return this.request('PATCH', path, params, opts);
+  }
+  delete(path: string, params?: Record<string, ParamValue>, opts?: { encoding?: Encoding }) {
+    return this.request('DELETE', path, params, opts);
+  }
+}
+
+export function send(method: string, url: URL, headers: Record<string, string>, body?: Buffer | string): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: any;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed, text });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
