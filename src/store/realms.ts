@@ -10,6 +10,7 @@ export interface Realm {
   deactivated: boolean;
   passwordAuthEnabled: boolean;
   dateCreated: number;
+  settings: Record<string, unknown>; // values that differ from the defaults
 }
 
 function toRealm(row: Selectable<RealmTable>): Realm {
@@ -21,6 +22,7 @@ function toRealm(row: Selectable<RealmTable>): Realm {
     deactivated: row.deactivated === 1,
     passwordAuthEnabled: row.password_auth_enabled === 1,
     dateCreated: row.date_created,
+    settings: JSON.parse(row.settings) as Record<string, unknown>,
   };
 }
 

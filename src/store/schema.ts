@@ -10,6 +10,7 @@ export interface RealmTable {
   deactivated: Generated<number>;
   password_auth_enabled: Generated<number>;
   date_created: number;
+  settings: Generated<string>;
 }
 
 export interface UserTable {
@@ -30,6 +31,7 @@ export interface UserTable {
   timezone: Generated<string>;
   avatar_source: Generated<string>;
   avatar_version: Generated<number>;
+  settings: Generated<string>;
 }
 
 export interface UserGroupTable {

@@ -24,6 +24,7 @@ export interface User {
   timezone: string;
   avatarSource: string;
   avatarVersion: number;
+  settings: Record<string, unknown>; // personal settings that differ from the defaults
 }
 
 function toUser(row: Selectable<UserTable>): User {
@@ -44,6 +45,7 @@ function toUser(row: Selectable<UserTable>): User {
     timezone: row.timezone,
     avatarSource: row.avatar_source,
     avatarVersion: row.avatar_version,
+    settings: JSON.parse(row.settings) as Record<string, unknown>,
   };
 }
 

@@ -18,6 +18,8 @@ export const core = (dialect: Dialect): Migration => ({
       .addColumn('deactivated', 'smallint', flag(0))
       .addColumn('password_auth_enabled', 'smallint', flag(1))
       .addColumn('date_created', 'bigint', (c) => c.notNull())
+      // Organization settings that differ from their defaults, as a JSON object (see src/state/realm.ts).
+      .addColumn('settings', 'text', (c) => c.notNull().defaultTo('{}'))
       .execute();
 
     await idColumn(dialect, db.schema.createTable('users'))
@@ -37,6 +39,8 @@ export const core = (dialect: Dialect): Migration => ({
       .addColumn('timezone', 'varchar(64)', (c) => c.notNull().defaultTo(''))
       .addColumn('avatar_source', 'varchar(1)', (c) => c.notNull().defaultTo('G'))
       .addColumn('avatar_version', 'integer', (c) => c.notNull().defaultTo(1))
+      // Personal settings that differ from their defaults, as a JSON object (see src/state/user-settings.ts).
+      .addColumn('settings', 'text', (c) => c.notNull().defaultTo('{}'))
       .addUniqueConstraint('users_realm_email_key', ['realm_id', 'email_key'])
       .execute();
 
