@@ -4,6 +4,8 @@ import type { Config } from './config.js';
 import type { Db, Dialect } from './store/db.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { PasswordHasher } from './lib/secrets.js';
+import type { LoggedEvent } from './store/events.js';
+import type { EventSystem } from './events/system.js';
 
 export interface App {
   config: Config;
@@ -12,6 +14,10 @@ export interface App {
   log: Logger;
   limiter: RateLimiter;
   passwords: PasswordHasher;
+  // Called after a commit with the events it logged; a serving process hands them to its queues.
+  eventsCommitted(events: LoggedEvent[]): void;
+  // Present in a serving process; command-line tools only write the event log.
+  events?: EventSystem;
 }
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);

@@ -14,6 +14,11 @@ export interface Config {
   maxFileUploadMib: number;
   shutdownGraceSeconds: number;
   argon2MemoryKib: number;
+  heartbeatSeconds: number;
+  queueIdleTimeoutSeconds: number;
+  queueGcIntervalSeconds: number;
+  maxQueueLength: number;
+  eventLogPollMs: number;
 }
 
 interface Setting {
@@ -38,6 +43,11 @@ export const SETTINGS: Setting[] = [
   { key: 'maxFileUploadMib', env: 'PARLANCE_MAX_FILE_UPLOAD_SIZE_MIB', kind: 'int', default: 25, help: 'largest upload; request bodies may be 1 MiB larger' },
   { key: 'shutdownGraceSeconds', env: 'PARLANCE_SHUTDOWN_GRACE_SECONDS', kind: 'int', default: 10, help: 'how long SIGTERM waits for in-flight requests' },
   { key: 'argon2MemoryKib', env: 'PARLANCE_ARGON2_MEMORY_KIB', kind: 'int', default: 19456, help: 'argon2id memory cost for password hashes' },
+  { key: 'heartbeatSeconds', env: 'PARLANCE_HEARTBEAT_SECONDS', kind: 'int', default: 50, help: 'a parked GET /events gets a heartbeat after this long' },
+  { key: 'queueIdleTimeoutSeconds', env: 'PARLANCE_QUEUE_IDLE_TIMEOUT_SECONDS', kind: 'int', default: 600, help: 'default idle time before an event queue is collected' },
+  { key: 'queueGcIntervalSeconds', env: 'PARLANCE_QUEUE_GC_INTERVAL_SECONDS', kind: 'int', default: 60, help: 'how often idle event queues are looked for' },
+  { key: 'maxQueueLength', env: 'PARLANCE_MAX_QUEUE_LENGTH', kind: 'int', default: 10000, help: 'events a queue may hold; a queue that overflows is collected' },
+  { key: 'eventLogPollMs', env: 'PARLANCE_EVENT_LOG_POLL_MS', kind: 'int', default: 250, help: 'how often the event log is read for events written by other processes (CLI, other servers)' },
 ];
 
 export function loadConfig(overrides: Partial<Record<keyof Config, string | number | undefined>> = {}, env = process.env): Config {
@@ -54,4 +64,9 @@ export function loadConfig(overrides: Partial<Record<keyof Config, string | numb
     } else out[s.key] = String(value);
   }
   return out as unknown as Config;
+}
+
+// Clients use this as their HTTP timeout for GET /events, so it must exceed the heartbeat interval.
+export function longpollTimeoutSeconds(config: Config): number {
+  return Math.max(90, config.heartbeatSeconds + 30);
 }

@@ -8,6 +8,7 @@ import { RateLimiter } from './http/rate-limit.js';
 import { passwordHasher } from './lib/secrets.js';
 import { allRoutes } from './routes/index.js';
 import { openDatabase, type Database } from './store/db.js';
+import { EventSystem } from './events/system.js';
 
 export interface Running {
   app: App;
@@ -25,13 +26,27 @@ export async function openApp(config: Config, log = pino({ level: config.logLeve
     log,
     limiter: new RateLimiter(),
     passwords: passwordHasher(config.argon2MemoryKib),
+    eventsCommitted: () => {},
   };
   return { app, database };
 }
 
 export async function startServer(config: Config): Promise<Running> {
   const { app, database } = await openApp(config);
+  const events = new EventSystem(app, {
+    heartbeatSeconds: config.heartbeatSeconds,
+    gcIntervalSeconds: config.queueGcIntervalSeconds,
+    maxQueueLength: config.maxQueueLength,
+    logPollMs: config.eventLogPollMs,
+  });
+  await events.start();
+  app.events = events;
+  app.eventsCommitted = (logged) => events.committed(logged);
   const http = await buildHttp(app, allRoutes());
+  // Parked long-polls would hold the close open: answer them first, and save every queue's position.
+  http.addHook('preClose', async () => {
+    await events.close();
+  });
   const address = await http.listen({ host: config.host, port: config.port });
   let closing: Promise<void> | undefined;
   const close = () =>

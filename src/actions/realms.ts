@@ -3,7 +3,8 @@ import { nowSeconds } from '../app.js';
 import { ApiError } from '../http/errors.js';
 import { createSystemGroups } from '../store/groups.js';
 import { countRealms, findRealmBySubdomain, insertRealm, type Realm } from '../store/realms.js';
-import { isUniqueViolation, transaction } from '../store/tx.js';
+import { isUniqueViolation } from '../store/tx.js';
+import { inTransaction } from './transaction.js';
 import { ROLE, type User } from '../store/users.js';
 import { checkRealmName, checkSubdomain } from './checks.js';
 import { insertUserInTx, prepareUser } from './users.js';
@@ -20,12 +21,12 @@ export async function doCreateRealm(app: App, input: CreateRealmInput): Promise<
   const subdomain = checkSubdomain(input.subdomain);
   const owner = await prepareUser(app, { ...input.owner, role: ROLE.owner });
   try {
-    return await transaction(app.db, async (tx) => {
+    return await inTransaction(app, async (tx, emit) => {
       if (await findRealmBySubdomain(tx, subdomain)) throw new ApiError(`Subdomain '${subdomain}' is already in use`);
       const now = nowSeconds();
       const realm = await insertRealm(tx, { stringId: subdomain, name, now });
       await createSystemGroups(tx, realm.id, now);
-      return { realm, owner: await insertUserInTx(tx, realm.id, owner) };
+      return { realm, owner: await insertUserInTx(tx, emit, realm.id, owner) };
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError(`Subdomain '${subdomain}' is already in use`);

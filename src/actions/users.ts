@@ -5,9 +5,11 @@ import { randomToken } from '../lib/secrets.js';
 import type { Tx } from '../store/db.js';
 import { syncRoleGroups } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
-import { isUniqueViolation, transaction } from '../store/tx.js';
+import { isUniqueViolation } from '../store/tx.js';
+import { inTransaction, type Emit } from './transaction.js';
 import { findUser, findUserByEmail, insertUser, listUsers, ROLE, type Role, type User } from '../store/users.js';
 import { checkEmail, checkFullName, checkPassword } from './checks.js';
+import { formatUser } from '../format/users.js';
 
 export interface CreateUserInput {
   email: string;
@@ -39,6 +41,7 @@ export async function prepareUser(app: App, input: CreateUserInput) {
 
 export async function insertUserInTx(
   tx: Tx,
+  emit: Emit,
   realmId: number,
   u: Awaited<ReturnType<typeof prepareUser>>,
 ): Promise<User> {
@@ -57,6 +60,8 @@ export async function insertUserInTx(
       now: nowSeconds(),
     });
     await syncRoleGroups(tx, realmId, user.id, user.role);
+    // Every user may see every other user until guests' restricted access arrives with the permission model.
+    emit(realmId, { type: 'realm_user', op: 'add', person: formatUser(user, { clientGravatar: false, includeCustomProfileFields: true }) }, null);
     return user;
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError(`Email '${u.email}' already in use`);
@@ -66,7 +71,7 @@ export async function insertUserInTx(
 
 export async function doCreateUser(app: App, realm: Realm, input: CreateUserInput): Promise<User> {
   const prepared = await prepareUser(app, input);
-  return transaction(app.db, (tx) => insertUserInTx(tx, realm.id, prepared));
+  return inTransaction(app, (tx, emit) => insertUserInTx(tx, emit, realm.id, prepared));
 }
 
 // Every user of the organization is visible to every member for now; guests' restricted access to other

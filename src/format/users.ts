@@ -11,13 +11,13 @@ export function isoDate(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace('Z', '+00:00');
 }
 
-export function avatarUrl(user: User, clientGravatar: boolean): string | null {
+export function avatarUrl(user: User, clientGravatar: boolean, medium = false): string | null {
   if (user.avatarSource === 'G') {
     if (clientGravatar) return null;
     const hash = crypto.createHash('md5').update(user.deliveryEmail.toLowerCase()).digest('hex');
-    return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatarVersion}`;
+    return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? '&s=500' : ''}&version=${user.avatarVersion}`;
   }
-  return `/avatar/${user.id}?v=${user.avatarVersion}`;
+  return `/avatar/${user.id}${medium ? '/medium' : ''}?v=${user.avatarVersion}`;
 }
 
 export function formatUser(user: User, opts: UserFormatOptions): Record<string, unknown> {

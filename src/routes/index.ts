@@ -2,9 +2,11 @@ import type { AnyRoute } from '../http/route.js';
 import { authRoutes } from './auth.js';
 import { serverRoutes } from './server.js';
 import { userRoutes } from './users.js';
+import { registerRoutes } from './register.js';
+import { eventRoutes } from './events.js';
 
 export function allRoutes(): AnyRoute[] {
   const routes: AnyRoute[] = [];
-  routes.push(...serverRoutes(() => routes), ...authRoutes, ...userRoutes);
+  routes.push(...serverRoutes(() => routes), ...authRoutes, ...userRoutes, ...registerRoutes, ...eventRoutes);
   return routes;
 }

@@ -50,7 +50,7 @@ export async function createSystemGroups(db: Db, realmId: number, now: number): 
   return ids;
 }
 
-async function systemGroupIds(db: Db, realmId: number): Promise<Map<string, number>> {
+export async function systemGroupIds(db: Db, realmId: number): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom('user_groups')
     .select(['id', 'name'])

@@ -56,9 +56,10 @@ export async function countRealms(db: Db): Promise<number> {
 export async function updateRealm(
   db: Db,
   id: number,
-  changes: Partial<{ name: string; description: string; deactivated: boolean; passwordAuthEnabled: boolean }>,
+  changes: Partial<{ name: string; description: string; deactivated: boolean; passwordAuthEnabled: boolean; settings: Record<string, unknown> }>,
 ): Promise<void> {
   const values: Updateable<RealmTable> = {};
+  if (changes.settings !== undefined) values.settings = JSON.stringify(changes.settings);
   if (changes.name !== undefined) values.name = changes.name;
   if (changes.description !== undefined) values.description = changes.description;
   if (changes.deactivated !== undefined) values.deactivated = changes.deactivated ? 1 : 0;

@@ -55,7 +55,30 @@ export interface UserGroupSubgroupTable {
   subgroup_id: number;
 }
 
+export interface EventTable {
+  id: Generated<number>;
+  realm_id: number;
+  created: number;
+  event: string;
+  users: string | null;
+}
+
+export interface EventQueueTable {
+  id: string;
+  realm_id: number;
+  user_id: number;
+  options: string;
+  created: number;
+  last_poll: number;
+  idle_timeout: number;
+  base_event_id: number;
+  acked_event_id: number;
+  last_id: number;
+}
+
 export interface Schema {
+  events: EventTable;
+  event_queues: EventQueueTable;
   realms: RealmTable;
   users: UserTable;
   user_groups: UserGroupTable;

@@ -55,7 +55,8 @@ export class TestServer {
       PARLANCE_DATA: this.db.dataDir,
       DATABASE_URL: this.db.databaseUrl ?? '',
       PARLANCE_HOST: '127.0.0.1',
-      PARLANCE_PORT: '0',
+      // A restarted server comes back on the same port, so clients keep their URL.
+      PARLANCE_PORT: this.url ? new URL(this.url).port : '0',
       PARLANCE_LOG_LEVEL: 'warn',
       PARLANCE_RATE_LIMIT: '0',
       PARLANCE_ARGON2_MEMORY_KIB: '1024',

@@ -1,0 +1,44 @@
+// Which events a queue receives, and in which format, from its registration options.
+import type { QueueOptions } from './queue.js';
+import { matchesNarrow } from './narrow.js';
+
+export function accepts(q: QueueOptions, event: Record<string, unknown>, flags: string[]): boolean {
+  const type = event.type as string;
+  if (q.eventTypes && !q.eventTypes.includes(type)) return false;
+  if (type === 'muted_topics' && q.eventTypes?.includes('user_topic')) return false;
+  const caps = q.capabilities;
+  switch (type) {
+    case 'message':
+      return matchesNarrow(q.narrow, event.message as Record<string, unknown>, flags);
+    case 'typing':
+      return event.stream_id === undefined || !!caps.stream_typing_notifications;
+    case 'user_group':
+      if (event.op === 'remove') return !caps.include_deactivated_groups;
+      if (event.op === 'update' && (event.data as Record<string, unknown> | undefined)?.deactivated !== undefined) {
+        return !!caps.include_deactivated_groups;
+      }
+      return true;
+    case 'stream':
+      if (event.op === 'update' && event.property === 'is_archived') return !!caps.archived_channels;
+      return true;
+    default:
+      return true;
+  }
+}
+
+const GRAVATAR = 'https://secure.gravatar.com/';
+
+// Per-flavour rewriting of an event, done once per flavour (see deliver in system.ts), not once per queue.
+export function flavourKey(q: QueueOptions): string {
+  return `${q.clientGravatar ? 1 : 0}${q.applyMarkdown ? 1 : 0}`;
+}
+
+export function reformat(q: QueueOptions, event: Record<string, unknown>): Record<string, unknown> {
+  if (event.type === 'realm_user' && q.clientGravatar) {
+    const person = event.person as Record<string, unknown> | undefined;
+    if (typeof person?.avatar_url === 'string' && person.avatar_url.startsWith(GRAVATAR)) {
+      return { ...event, person: { ...person, avatar_url: null } };
+    }
+  }
+  return event;
+}

@@ -1,0 +1,152 @@
+// One client's event queue. Event ids are the event log's id times SLOT; events made for this queue alone
+// (heartbeats, restart notices) take the ids in between, so ids increase and a queue can be rebuilt from the
+// log after a restart or a crash.
+import { ApiError } from '../http/errors.js';
+
+export const SLOT = 4096;
+
+export interface QueueOptions {
+  eventTypes: string[] | null;
+  narrow: [string, string][];
+  allPublicStreams: boolean;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  slimPresence: boolean;
+  capabilities: Record<string, boolean>;
+}
+
+export interface QueuedEvent {
+  id: number;
+  event: Record<string, unknown>;
+}
+
+type Waiter = (events: QueuedEvent[]) => void;
+
+export class BadEventQueueIdError extends ApiError {
+  constructor(queueId: string) {
+    super(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId });
+  }
+}
+
+// Flag changes other than marking unread carry only message ids, so successive ones merge into one event.
+function collapseKey(event: Record<string, unknown>): string | null {
+  if (event.type !== 'update_message_flags') return null;
+  if (event.op === 'remove' && event.flag === 'read') return null;
+  return event.all ? `all_flags/${event.flag}/${event.op}` : `flags/${event.op}/${event.flag}`;
+}
+
+export class EventQueue {
+  events: QueuedEvent[] = [];
+  newestPrunedId = -1;
+  lastId: number;
+  lastActivity = Date.now();
+  dirty = false;
+  private waiter: Waiter | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  // Set on a queue restored after a restart: the log position up to which its events must be replayed on the
+  // client's next poll, which tells how far it had got.
+  replayUpTo: number | null = null;
+  resyncing: Promise<void> | null = null;
+
+  constructor(
+    readonly id: string,
+    readonly realmId: number,
+    readonly userId: number,
+    readonly options: QueueOptions,
+    readonly idleTimeoutSecs: number,
+    readonly baseEventId: number,
+    readonly created: number,
+    lastId?: number,
+  ) {
+    this.lastId = lastId ?? baseEventId * SLOT;
+  }
+
+  get acknowledgedLogId(): number {
+    return Math.max(this.baseEventId, Math.floor(this.newestPrunedId / SLOT));
+  }
+
+  get parked(): boolean {
+    return this.waiter !== null;
+  }
+
+  // Returns false when the event would make the queue longer than `max`.
+  push(logId: number, event: Record<string, unknown>, max: number): boolean {
+    const id = logId * SLOT;
+    if (id <= this.lastId) return true; // already delivered (replay overlap)
+    const key = collapseKey(event);
+    if (key) {
+      const i = this.events.findIndex((e) => collapseKey(e.event) === key);
+      if (i >= 0) {
+        const old = this.events.splice(i, 1)[0].event;
+        const messages = [...new Set([...(old.messages as number[]), ...(event.messages as number[])])];
+        event = { ...event, messages };
+      }
+    }
+    if (this.events.length >= max) return false;
+    this.lastId = id;
+    this.events.push({ id, event });
+    this.dirty = true;
+    this.wake();
+    return true;
+  }
+
+  // An event for this queue alone: its id follows the last one, within the current log position's slot.
+  pushLocal(event: Record<string, unknown>, logPosition: number): void {
+    const floor = logPosition * SLOT;
+    const next = Math.max(this.lastId, floor) + 1;
+    const id = next % SLOT === 0 ? this.lastId : next; // a slot's local ids are exhausted: reuse the last
+    this.lastId = id;
+    this.events.push({ id, event });
+    this.dirty = true;
+    this.wake();
+  }
+
+  // Acknowledges every event up to `lastEventId`, as the reference server does, with its errors.
+  acknowledge(lastEventId: number): void {
+    if (lastEventId < this.newestPrunedId) {
+      throw new ApiError(`An event newer than ${lastEventId} has already been pruned!`);
+    }
+    let n = 0;
+    while (n < this.events.length && this.events[n].id <= lastEventId) n++;
+    if (n > 0) {
+      this.newestPrunedId = this.events[n - 1].id;
+      this.events.splice(0, n);
+      this.dirty = true;
+    }
+    if (lastEventId !== this.newestPrunedId) throw new ApiError(`Event ${lastEventId} was not in this queue`);
+  }
+
+  park(waiter: Waiter, heartbeatMs: number, logPosition: () => number): void {
+    this.finishPoll();
+    this.waiter = waiter;
+    this.heartbeat = setTimeout(() => this.pushLocal({ type: 'heartbeat' }, logPosition()), heartbeatMs);
+  }
+
+  // Answers the parked poll, if any, with what the queue holds.
+  finishPoll(): void {
+    const waiter = this.waiter;
+    if (!waiter) return;
+    this.waiter = null;
+    if (this.heartbeat) clearTimeout(this.heartbeat);
+    this.heartbeat = null;
+    this.lastActivity = Date.now();
+    waiter(this.events.slice());
+  }
+
+  // The parked poll's client went away: keep the queue, forget the request.
+  abandonPoll(waiter: Waiter): void {
+    if (this.waiter !== waiter) return;
+    this.waiter = null;
+    if (this.heartbeat) clearTimeout(this.heartbeat);
+    this.heartbeat = null;
+    this.lastActivity = Date.now();
+  }
+
+  private wake(): void {
+    if (this.waiter) queueMicrotask(() => this.finishPoll());
+  }
+
+  isIdle(now: number): boolean {
+    return !this.waiter && now - this.lastActivity >= this.idleTimeoutSecs * 1000;
+  }
+}

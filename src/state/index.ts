@@ -1,0 +1,47 @@
+// POST /register's state blocks, one producer per fetch_event_types entry. Later areas add theirs here.
+import type { App } from '../app.js';
+import type { Db } from '../store/db.js';
+import type { Realm } from '../store/realms.js';
+import type { User } from '../store/users.js';
+import { realmState } from './realm.js';
+import { realmUserState } from './realm-users.js';
+import { userSettingsState } from './user-settings.js';
+
+export interface StateOptions {
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  includeSubscribers: 'true' | 'false' | 'partial';
+  slimPresence: boolean;
+  presenceHistoryLimitDays?: number;
+  capabilities: Record<string, boolean>;
+  narrow: [string, string][];
+}
+
+export interface StateContext {
+  app: App;
+  db: Db;
+  realm: Realm;
+  user: User | null;
+  options: StateOptions;
+  realmUrl: string;
+  systemGroups: Map<string, number>;
+}
+
+type Producer = (ctx: StateContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
+
+const PRODUCERS: Record<string, Producer> = {
+  // zulip_version, zulip_feature_level and zulip_merge_base are in every register response.
+  zulip_version: () => ({}),
+  realm: (ctx) =>
+    realmState({ realm: ctx.realm, user: ctx.user, realmUrl: ctx.realmUrl, systemGroups: ctx.systemGroups, config: ctx.app.config }),
+  realm_user: realmUserState,
+  user_settings: (ctx) => (ctx.user ? userSettingsState(ctx.user, ctx.options.capabilities) : {}),
+};
+
+// `types` null means every block. Unknown types are ignored, as the reference server does.
+export async function fetchInitialState(ctx: StateContext, types: string[] | null): Promise<Record<string, unknown>> {
+  const wanted = types === null ? Object.keys(PRODUCERS) : [...new Set(types)].filter((t) => t in PRODUCERS);
+  const state: Record<string, unknown> = {};
+  for (const type of wanted) Object.assign(state, await PRODUCERS[type](ctx));
+  return state;
+}

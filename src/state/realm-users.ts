@@ -1,0 +1,40 @@
+// The `realm_user` block of POST /register: the organization's users and the caller's own identity and rights.
+import { avatarUrl, formatUser } from '../format/users.js';
+import { holdsGroupSetting, resolveGroupSetting } from '../permissions/groups.js';
+import { groupsOfUser } from '../store/groups.js';
+import { listUsers, ROLE } from '../store/users.js';
+import { realmSettings } from './realm.js';
+import type { StateContext } from './index.js';
+
+export async function realmUserState(ctx: StateContext): Promise<Record<string, unknown>> {
+  const { user, realm } = ctx;
+  if (!user) return { realm_users: [], realm_non_active_users: [], cross_realm_bots: [] };
+  const users = await listUsers(ctx.db, realm.id);
+  const format = { clientGravatar: ctx.options.clientGravatar, includeCustomProfileFields: true };
+  const settings = realmSettings(realm);
+  const groups = await groupsOfUser(ctx.db, user.id);
+  const may = (setting: string) => holdsGroupSetting(resolveGroupSetting(settings[setting], ctx.systemGroups), user.id, groups);
+  const canPublic = may('can_create_public_channel_group');
+  const canPrivate = may('can_create_private_channel_group');
+  return {
+    realm_users: users.filter((u) => u.isActive).map((u) => formatUser(u, format)),
+    realm_non_active_users: users.filter((u) => !u.isActive).map((u) => formatUser(u, format)),
+    cross_realm_bots: [],
+    avatar_source: user.avatarSource,
+    avatar_url: avatarUrl(user, false),
+    avatar_url_medium: avatarUrl(user, false, true),
+    can_create_private_streams: canPrivate,
+    can_create_public_streams: canPublic,
+    can_create_web_public_streams: may('can_create_web_public_channel_group') && !!settings.enable_spectator_access,
+    can_create_streams: canPublic || canPrivate,
+    can_invite_others_to_realm: may('can_invite_users_group'),
+    is_admin: user.role <= ROLE.administrator,
+    is_owner: user.role === ROLE.owner,
+    is_moderator: user.role === ROLE.moderator,
+    is_guest: user.role === ROLE.guest,
+    user_id: user.id,
+    email: user.email,
+    delivery_email: user.deliveryEmail,
+    full_name: user.fullName,
+  };
+}

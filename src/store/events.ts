@@ -1,0 +1,125 @@
+import { sql } from 'kysely';
+import type { Db, Dialect, Tx } from './db.js';
+
+// A recipient is a user id, or a user id with per-user data (message flags).
+export type Recipient = number | { id: number; flags?: string[] };
+
+export interface LoggedEvent {
+  id: number;
+  realmId: number;
+  event: Record<string, unknown>;
+  users: Recipient[] | null; // null: every user of the organization
+}
+
+export interface NewEvent {
+  realmId: number;
+  event: Record<string, unknown>;
+  users: Recipient[] | null;
+}
+
+const EVENT_LOG_LOCK = 0x7061726c; // "parl"
+
+// PostgreSQL hands out ids before commit, so concurrent writers could commit out of id order and a reader
+// could skip an event. Writers of the log take one transaction-scoped lock, so ids commit in order. Callers
+// insert events last in their transaction, so the lock is held only for the insert and the commit.
+export async function appendEvents(tx: Tx, dialect: Dialect, now: number, events: NewEvent[]): Promise<LoggedEvent[]> {
+  if (!events.length) return [];
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${EVENT_LOG_LOCK})`.execute(tx);
+  const rows = await tx
+    .insertInto('events')
+    .values(events.map((e) => ({ realm_id: e.realmId, created: now, event: JSON.stringify(e.event), users: e.users && JSON.stringify(e.users) })))
+    .returning('id')
+    .execute();
+  return rows.map((r, i) => ({ id: r.id, ...events[i] }));
+}
+
+function toLogged(row: { id: number; realm_id: number; event: string; users: string | null }): LoggedEvent {
+  return { id: row.id, realmId: row.realm_id, event: JSON.parse(row.event), users: row.users === null ? null : JSON.parse(row.users) };
+}
+
+export async function readEvents(db: Db, after: number, opts: { upTo?: number; realmId?: number; limit?: number } = {}): Promise<LoggedEvent[]> {
+  let q = db.selectFrom('events').select(['id', 'realm_id', 'event', 'users']).where('id', '>', after);
+  if (opts.upTo !== undefined) q = q.where('id', '<=', opts.upTo);
+  if (opts.realmId !== undefined) q = q.where('realm_id', '=', opts.realmId);
+  const rows = await q.orderBy('id').limit(opts.limit ?? 1000).execute();
+  return rows.map(toLogged);
+}
+
+export async function lastEventId(db: Db): Promise<number> {
+  const row = await db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
+// Deletes log entries that no queue can need any more: acknowledged by every queue and older than `before`.
+export async function pruneEvents(db: Db, before: number): Promise<void> {
+  const row = await db.selectFrom('event_queues').select((eb) => eb.fn.min('acked_event_id').as('acked')).executeTakeFirst();
+  let q = db.deleteFrom('events').where('created', '<', before);
+  if (row?.acked !== null && row?.acked !== undefined) q = q.where('id', '<=', Number(row.acked));
+  await q.execute();
+}
+
+export interface QueueRow {
+  id: string;
+  realmId: number;
+  userId: number;
+  options: Record<string, unknown>;
+  created: number;
+  lastPoll: number;
+  idleTimeout: number;
+  baseEventId: number;
+  ackedEventId: number;
+  lastId: number;
+}
+
+export async function insertQueueRow(db: Db, q: QueueRow): Promise<void> {
+  await db
+    .insertInto('event_queues')
+    .values({
+      id: q.id,
+      realm_id: q.realmId,
+      user_id: q.userId,
+      options: JSON.stringify(q.options),
+      created: q.created,
+      last_poll: q.lastPoll,
+      idle_timeout: q.idleTimeout,
+      base_event_id: q.baseEventId,
+      acked_event_id: q.ackedEventId,
+      last_id: q.lastId,
+    })
+    .execute();
+}
+
+export async function deleteQueueRows(db: Db, ids: string[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += 500) {
+    await db.deleteFrom('event_queues').where('id', 'in', ids.slice(i, i + 500)).execute();
+  }
+}
+
+export async function updateQueueRows(db: Db, rows: { id: string; lastPoll: number; ackedEventId: number; lastId: number }[]): Promise<void> {
+  if (!rows.length) return;
+  await db.transaction().execute(async (tx) => {
+    for (const r of rows) {
+      await tx
+        .updateTable('event_queues')
+        .set({ last_poll: r.lastPoll, acked_event_id: r.ackedEventId, last_id: r.lastId })
+        .where('id', '=', r.id)
+        .execute();
+    }
+  });
+}
+
+export async function listQueueRows(db: Db): Promise<QueueRow[]> {
+  const rows = await db.selectFrom('event_queues').selectAll().execute();
+  return rows.map((r) => ({
+    id: r.id,
+    realmId: r.realm_id,
+    userId: r.user_id,
+    options: JSON.parse(r.options),
+    created: r.created,
+    lastPoll: r.last_poll,
+    idleTimeout: r.idle_timeout,
+    baseEventId: r.base_event_id,
+    ackedEventId: r.acked_event_id,
+    lastId: r.last_id,
+  }));
+}
