@@ -4,9 +4,11 @@ import { serverRoutes } from './server.js';
 import { userRoutes } from './users.js';
 import { registerRoutes } from './register.js';
 import { eventRoutes } from './events.js';
+import { subscriptionRoutes } from './subscriptions.js';
+import { streamRoutes } from './streams.js';
 
 export function allRoutes(): AnyRoute[] {
   const routes: AnyRoute[] = [];
-  routes.push(...serverRoutes(() => routes), ...authRoutes, ...userRoutes, ...registerRoutes, ...eventRoutes);
+  routes.push(...serverRoutes(() => routes), ...authRoutes, ...userRoutes, ...registerRoutes, ...eventRoutes, ...subscriptionRoutes, ...streamRoutes);
   return routes;
 }

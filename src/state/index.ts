@@ -6,6 +6,7 @@ import type { User } from '../store/users.js';
 import { realmState } from './realm.js';
 import { realmUserState } from './realm-users.js';
 import { userSettingsState } from './user-settings.js';
+import { defaultStreamsState, streamList, subscriptionState } from './subscriptions.js';
 
 export interface StateOptions {
   applyMarkdown: boolean;
@@ -36,6 +37,13 @@ const PRODUCERS: Record<string, Producer> = {
     realmState({ realm: ctx.realm, user: ctx.user, realmUrl: ctx.realmUrl, systemGroups: ctx.systemGroups, config: ctx.app.config }),
   realm_user: realmUserState,
   user_settings: (ctx) => (ctx.user ? userSettingsState(ctx.user, ctx.options.capabilities) : {}),
+  subscription: (ctx) => (ctx.user ? subscriptionState(ctx.db, ctx.realm, ctx.user, ctx.options) : { subscriptions: [], unsubscribed: [], never_subscribed: [] }),
+  stream: async (ctx) => ({
+    streams: ctx.user
+      ? (await streamList(ctx.db, ctx.realm, ctx.user, { includePublic: true, includeWebPublic: true, includeSubscribed: true, includeAll: false, includeDefault: false, excludeArchived: !ctx.options.capabilities.archived_channels, includeCanAccessContent: false })).map(({ is_default: _d, ...s }) => s)
+      : [],
+  }),
+  default_streams: async (ctx) => ({ realm_default_streams: await defaultStreamsState(ctx.db, ctx.realm) }),
 };
 
 // `types` null means every block. Unknown types are ignored, as the reference server does.

@@ -94,3 +94,21 @@ export async function findGroupByName(db: Db, realmId: number, name: string) {
     .where('name', '=', name)
     .executeTakeFirst();
 }
+
+export interface GroupRow {
+  id: number;
+  name: string;
+  isSystemGroup: boolean;
+  deactivated: boolean;
+}
+
+export async function findGroups(db: Db, realmId: number, ids: number[]): Promise<Map<number, GroupRow>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectFrom('user_groups')
+    .select(['id', 'name', 'is_system_group', 'deactivated'])
+    .where('realm_id', '=', realmId)
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, isSystemGroup: r.is_system_group === 1, deactivated: r.deactivated === 1 }]));
+}

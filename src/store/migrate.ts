@@ -2,11 +2,13 @@ import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { Dialect } from './db.js';
 import { core } from './migrations/001-core.js';
 import { events } from './migrations/002-events.js';
+import { channels } from './migrations/003-channels.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '001-core': core,
   '002-events': events,
+  '003-channels': channels,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

@@ -76,7 +76,75 @@ export interface EventQueueTable {
   last_id: number;
 }
 
+export interface ChannelFolderTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  name_key: string;
+  description: Generated<string>;
+  rendered_description: Generated<string>;
+  creator_id: number | null;
+  date_created: number;
+  is_archived: Generated<number>;
+  order: Generated<number>;
+}
+
+export interface StreamTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  name_key: string;
+  description: Generated<string>;
+  rendered_description: Generated<string>;
+  date_created: number;
+  creator_id: number | null;
+  invite_only: Generated<number>;
+  is_web_public: Generated<number>;
+  history_public_to_subscribers: Generated<number>;
+  message_retention_days: number | null;
+  is_archived: Generated<number>;
+  folder_id: number | null;
+  topics_policy: Generated<string>;
+  first_message_id: number | null;
+  group_settings: string;
+}
+
+export interface SubscriptionTable {
+  id: Generated<number>;
+  user_id: number;
+  stream_id: number;
+  active: Generated<number>;
+  is_muted: Generated<number>;
+  pin_to_top: Generated<number>;
+  color: string;
+  desktop_notifications: number | null;
+  audible_notifications: number | null;
+  push_notifications: number | null;
+  email_notifications: number | null;
+  wildcard_mentions_notify: number | null;
+}
+
+export interface DefaultStreamTable {
+  realm_id: number;
+  stream_id: number;
+}
+
+export interface UserTopicTable {
+  id: Generated<number>;
+  user_id: number;
+  stream_id: number;
+  topic_name: string;
+  topic_key: string;
+  visibility_policy: number;
+  last_updated: number;
+}
+
 export interface Schema {
+  channel_folders: ChannelFolderTable;
+  streams: StreamTable;
+  subscriptions: SubscriptionTable;
+  default_streams: DefaultStreamTable;
+  user_topics: UserTopicTable;
   events: EventTable;
   event_queues: EventQueueTable;
   realms: RealmTable;

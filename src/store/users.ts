@@ -106,3 +106,22 @@ export async function listUsers(db: Db, realmId: number): Promise<User[]> {
   const rows = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).orderBy('id').execute();
   return rows.map(toUser);
 }
+
+export async function findUsers(db: Db, realmId: number, ids: number[]): Promise<User[]> {
+  const out: User[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', 'in', ids.slice(i, i + 500)).execute();
+    out.push(...rows.map(toUser));
+  }
+  return out;
+}
+
+export async function findUsersByEmails(db: Db, realmId: number, emails: string[]): Promise<User[]> {
+  const out: User[] = [];
+  const keys = emails.map(emailKey);
+  for (let i = 0; i < keys.length; i += 500) {
+    const rows = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('email_key', 'in', keys.slice(i, i + 500)).execute();
+    out.push(...rows.map(toUser));
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+import { Type } from '@sinclair/typebox';
+import { doSetSubscriptionProperties, doSubscribe, doUnsubscribe, accessSubscriptionList } from '../actions/subscriptions.js';
+import { bool, int, json, str } from '../http/params.js';
+import { route } from '../http/route.js';
+import { CHANNEL_GROUP_SETTINGS } from '../store/streams.js';
+
+const principals = json(Type.Array(Type.Union([Type.String(), Type.Integer()]))).optional();
+const groupSettingParams = Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((name) => [name, json(Type.Unknown()).optional()]));
+
+export const subscriptionRoutes = [
+  route({
+    method: 'POST',
+    path: '/users/me/subscriptions',
+    auth: 'user',
+    summary: 'Subscribe users to channels, creating missing ones',
+    params: {
+      subscriptions: json(Type.Array(Type.Object({ name: Type.String(), description: Type.Optional(Type.String()) }))),
+      principals,
+      authorization_errors_fatal: bool().default(true),
+      announce: bool().default(false),
+      invite_only: bool().default(false),
+      is_web_public: bool().default(false),
+      is_default_stream: bool().default(false),
+      history_public_to_subscribers: bool().optional(),
+      message_retention_days: json(Type.Union([Type.String(), Type.Integer()]), { raw: true }).optional(),
+      topics_policy: str().default('inherit'),
+      folder_id: json(Type.Union([Type.Integer(), Type.Null()])).optional(),
+      send_new_subscription_messages: bool().default(false),
+      ...groupSettingParams,
+    },
+    handler: ({ app, realm, user, params }) =>
+      doSubscribe(app, realm, user, {
+        subscriptions: params.subscriptions,
+        principals: params.principals,
+        authorizationErrorsFatal: params.authorization_errors_fatal,
+        inviteOnly: params.invite_only,
+        isWebPublic: params.is_web_public,
+        isDefaultStream: params.is_default_stream,
+        historyPublicToSubscribers: params.history_public_to_subscribers,
+        messageRetentionDays: params.message_retention_days,
+        topicsPolicy: params.topics_policy,
+        folderId: params.folder_id,
+        groupSettings: Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((n) => [n, (params as Record<string, unknown>)[n]])),
+      }),
+  }),
+  route({
+    method: 'GET',
+    path: '/users/me/subscriptions',
+    auth: 'user',
+    summary: "The caller's subscriptions",
+    params: { include_subscribers: bool().default(false) },
+    handler: async ({ app, realm, user, params }) => ({ subscriptions: await accessSubscriptionList(app, realm, user, params.include_subscribers) }),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/users/me/subscriptions',
+    auth: 'user',
+    summary: 'Unsubscribe users from channels',
+    params: { subscriptions: json(Type.Array(Type.String())), principals },
+    handler: ({ app, realm, user, params }) => doUnsubscribe(app, realm, user, params.subscriptions, params.principals),
+  }),
+  route({
+    method: 'PATCH',
+    path: '/users/me/subscriptions/{stream_id}',
+    auth: 'user',
+    summary: 'Change one subscription setting',
+    params: { stream_id: int(), property: str(), value: json(Type.Union([Type.Boolean(), Type.String(), Type.Null()]), { raw: true }) },
+    handler: async ({ app, realm, user, params }) => {
+      await doSetSubscriptionProperties(app, realm, user, [{ stream_id: params.stream_id, property: params.property, value: params.value }]);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/users/me/subscriptions/properties',
+    auth: 'user',
+    summary: 'Change several subscription settings',
+    params: { subscription_data: json(Type.Array(Type.Object({ stream_id: Type.Integer(), property: Type.String(), value: Type.Unknown() }))) },
+    handler: async ({ app, realm, user, params }) => {
+      await doSetSubscriptionProperties(app, realm, user, params.subscription_data);
+    },
+  }),
+];

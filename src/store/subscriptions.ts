@@ -1,0 +1,85 @@
+import type { Selectable } from 'kysely';
+import type { Db } from './db.js';
+import type { SubscriptionTable } from './schema.js';
+
+export const SUBSCRIPTION_FLAGS = ['desktop_notifications', 'audible_notifications', 'push_notifications', 'email_notifications', 'wildcard_mentions_notify'] as const;
+
+export interface Subscription {
+  userId: number;
+  streamId: number;
+  active: boolean;
+  isMuted: boolean;
+  pinToTop: boolean;
+  color: string;
+  notifications: Record<(typeof SUBSCRIPTION_FLAGS)[number], boolean | null>;
+}
+
+function toSubscription(r: Selectable<SubscriptionTable>): Subscription {
+  const n = (v: number | null) => (v === null ? null : v === 1);
+  return {
+    userId: r.user_id,
+    streamId: r.stream_id,
+    active: r.active === 1,
+    isMuted: r.is_muted === 1,
+    pinToTop: r.pin_to_top === 1,
+    color: r.color,
+    notifications: {
+      desktop_notifications: n(r.desktop_notifications),
+      audible_notifications: n(r.audible_notifications),
+      push_notifications: n(r.push_notifications),
+      email_notifications: n(r.email_notifications),
+      wildcard_mentions_notify: n(r.wildcard_mentions_notify),
+    },
+  };
+}
+
+// Every subscription row of a user (active and former), for register's subscribed/unsubscribed lists.
+export async function subscriptionsOfUser(db: Db, userId: number): Promise<Subscription[]> {
+  const rows = await db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).execute();
+  return rows.map(toSubscription);
+}
+
+export async function findSubscription(db: Db, userId: number, streamId: number): Promise<Subscription | undefined> {
+  const row = await db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('stream_id', '=', streamId).executeTakeFirst();
+  return row && toSubscription(row);
+}
+
+// Active subscribers, deactivated users excluded, for every given channel.
+export async function subscriberIds(db: Db, streamIds: number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>(streamIds.map((id) => [id, []]));
+  for (let i = 0; i < streamIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('subscriptions')
+      .innerJoin('users', 'users.id', 'subscriptions.user_id')
+      .select(['subscriptions.stream_id', 'subscriptions.user_id'])
+      .where('subscriptions.stream_id', 'in', streamIds.slice(i, i + 500))
+      .where('subscriptions.active', '=', 1)
+      .where('users.is_active', '=', 1)
+      .orderBy('subscriptions.user_id')
+      .execute();
+    for (const r of rows) out.get(r.stream_id)!.push(r.user_id);
+  }
+  return out;
+}
+
+// Adds or reactivates subscriptions; returns the pairs that changed.
+export async function activateSubscriptions(db: Db, pairs: { userId: number; streamId: number; color: string }[]): Promise<void> {
+  for (const p of pairs) {
+    const existing = await db.selectFrom('subscriptions').select('id').where('user_id', '=', p.userId).where('stream_id', '=', p.streamId).executeTakeFirst();
+    if (existing) await db.updateTable('subscriptions').set({ active: 1 }).where('id', '=', existing.id).execute();
+    else await db.insertInto('subscriptions').values({ user_id: p.userId, stream_id: p.streamId, color: p.color }).execute();
+  }
+}
+
+export async function deactivateSubscriptions(db: Db, pairs: { userId: number; streamId: number }[]): Promise<void> {
+  for (const p of pairs) {
+    await db.updateTable('subscriptions').set({ active: 0 }).where('user_id', '=', p.userId).where('stream_id', '=', p.streamId).execute();
+  }
+}
+
+export type SubscriptionProperty = 'is_muted' | 'pin_to_top' | 'color' | (typeof SUBSCRIPTION_FLAGS)[number];
+
+export async function updateSubscriptionProperty(db: Db, userId: number, streamId: number, property: SubscriptionProperty, value: boolean | string | null): Promise<void> {
+  const stored = typeof value === 'boolean' ? (value ? 1 : 0) : value;
+  await db.updateTable('subscriptions').set({ [property]: stored }).where('user_id', '=', userId).where('stream_id', '=', streamId).execute();
+}
