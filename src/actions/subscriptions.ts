@@ -77,9 +77,8 @@ export async function doSubscribe(app: App, realm: Realm, user: User, input: Sub
           ? canAddSubscribers(viewer, stream, realmGroupValue(realm, 'can_add_subscribers_group', systemGroups), sub) && (principals.every((p) => p.id !== user.id) || sub?.active || canSubscribeSelf(viewer, stream))
           : sub?.active || canSubscribeSelf(viewer, stream);
       if (allowed) streams.push(stream);
-      else if (input.authorizationErrorsFatal || !hasMetadataAccess(viewer, stream, sub)) {
-        throw new ApiError(`Unable to access channel (${stream.name}).`);
-      } else unauthorized.push(stream.name);
+      else if (input.authorizationErrorsFatal) throw new ApiError(`Unable to access channel (${stream.name}).`);
+      else unauthorized.push(stream.name);
     }
     if (others && created.length && !holdsRealmSetting(viewer, realm, 'can_add_subscribers_group', systemGroups)) {
       throw new ApiError('Insufficient permission');
@@ -143,7 +142,9 @@ async function emitSubscribeEvents(
     }
     emit(realm.id, { type: 'subscription', op: 'add', subscriptions: subs }, [userId]);
   }
+  // A new channel's create event already counts its first subscribers.
   for (const [streamId, userIds] of newByStream) {
+    if (created.some((c) => c.id === streamId)) continue;
     const s = streamsById.get(streamId)!;
     const audience = (await channelAudience(tx, realm.id, s, subscribers.get(streamId))).filter((id) => !userIds.includes(id));
     if (audience.length) emit(realm.id, { type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: userIds }, audience);
