@@ -1,6 +1,7 @@
 // Which events a queue receives, and in which format, from its registration options.
 import type { QueueOptions } from './queue.js';
 import { matchesNarrow } from './narrow.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../state/realm-data.js';
 
 export function accepts(q: QueueOptions, event: Record<string, unknown>, flags: string[]): boolean {
   const type = event.type as string;
@@ -30,15 +31,28 @@ const GRAVATAR = 'https://secure.gravatar.com/';
 
 // Per-flavour rewriting of an event, done once per flavour (see deliver in system.ts), not once per queue.
 export function flavourKey(q: QueueOptions): string {
-  return `${q.clientGravatar ? 1 : 0}${q.applyMarkdown ? 1 : 0}`;
+  return `${q.clientGravatar ? 1 : 0}${q.applyMarkdown ? 1 : 0}${q.capabilities.empty_topic_name ? 1 : 0}`;
 }
 
+// Events in the log may carry fields for the server only (names starting with `_`); clients never see them.
 export function reformat(q: QueueOptions, event: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(event)) if (!k.startsWith('_')) out[k] = v;
   if (event.type === 'realm_user' && q.clientGravatar) {
     const person = event.person as Record<string, unknown> | undefined;
     if (typeof person?.avatar_url === 'string' && person.avatar_url.startsWith(GRAVATAR)) {
-      return { ...event, person: { ...person, avatar_url: null } };
+      out.person = { ...person, avatar_url: null };
     }
   }
-  return event;
+  if (event.type === 'message') {
+    const message = { ...(event.message as Record<string, unknown>) };
+    if (!q.applyMarkdown) {
+      message.content = event._raw_content;
+      message.content_type = 'text/x-markdown';
+    }
+    if (q.clientGravatar && typeof message.avatar_url === 'string' && message.avatar_url.startsWith(GRAVATAR)) message.avatar_url = null;
+    if (!q.capabilities.empty_topic_name && message.type === 'stream' && message.subject === '') message.subject = EMPTY_TOPIC_DISPLAY_NAME;
+    out.message = message;
+  }
+  return out;
 }

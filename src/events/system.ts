@@ -97,9 +97,19 @@ export class EventSystem {
       const key = flavourKey(q.options);
       let event = formatted.get(key);
       if (!event) formatted.set(key, (event = reformat(q.options, e.event)));
-      if (e.event.type === 'message') event = { ...event, flags };
+      if (e.event.type === 'message') {
+        event = { ...event, flags };
+        if (e.event._sender_queue_id === q.id) event.local_message_id = e.event._local_id;
+      }
       if (!q.push(e.id, event, this.settings.maxQueueLength)) this.remove(q, 'overflow');
     };
+    // Public-channel messages also reach queues that asked for every public channel, or that have a narrow.
+    if (e.event._public_channel) {
+      const recipients = new Set((e.users ?? []).map((r) => (typeof r === 'number' ? r : r.id)));
+      for (const q of only ? [only] : this.byRealm.get(e.realmId) ?? []) {
+        if (!recipients.has(q.userId) && (q.options.allPublicStreams || q.options.narrow.length)) offer(q, []);
+      }
+    }
     if (e.users === null) {
       for (const q of only ? [only] : this.byRealm.get(e.realmId) ?? []) offer(q, []);
       return;

@@ -6,9 +6,10 @@ import { registerRoutes } from './register.js';
 import { eventRoutes } from './events.js';
 import { subscriptionRoutes } from './subscriptions.js';
 import { streamRoutes } from './streams.js';
+import { messageRoutes } from './messages.js';
 
 export function allRoutes(): AnyRoute[] {
   const routes: AnyRoute[] = [];
-  routes.push(...serverRoutes(() => routes), ...authRoutes, ...userRoutes, ...registerRoutes, ...eventRoutes, ...subscriptionRoutes, ...streamRoutes);
+  routes.push(...serverRoutes(() => routes), ...authRoutes, ...userRoutes, ...registerRoutes, ...eventRoutes, ...subscriptionRoutes, ...streamRoutes, ...messageRoutes);
   return routes;
 }

@@ -7,6 +7,8 @@ import { realmState } from './realm.js';
 import { realmUserState } from './realm-users.js';
 import { userSettingsState } from './user-settings.js';
 import { defaultStreamsState, streamList, subscriptionState } from './subscriptions.js';
+import { recentConversationsState, starredState, unreadState } from '../actions/message-flags.js';
+import { maxMessageId } from '../store/messages.js';
 
 export interface StateOptions {
   applyMarkdown: boolean;
@@ -26,6 +28,8 @@ export interface StateContext {
   options: StateOptions;
   realmUrl: string;
   systemGroups: Map<string, number>;
+  // The fetch types asked for (null: all); some blocks depend on a combination of them.
+  types: Set<string> | null;
 }
 
 type Producer = (ctx: StateContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
@@ -43,13 +47,19 @@ const PRODUCERS: Record<string, Producer> = {
       ? (await streamList(ctx.db, ctx.realm, ctx.user, { includePublic: true, includeWebPublic: true, includeSubscribed: true, includeAll: false, includeDefault: false, excludeArchived: !ctx.options.capabilities.archived_channels, includeCanAccessContent: false })).map(({ is_default: _d, ...s }) => s)
       : [],
   }),
+  message: async (ctx) => ({ max_message_id: ctx.user ? await maxMessageId(ctx.db, ctx.user.id) : -1 }),
+  // unread_msgs needs both `message` and `update_message_flags`, as the reference server does.
+  update_message_flags: (ctx) => (ctx.user && (!ctx.types || ctx.types.has('message')) ? unreadState(ctx.db, ctx.user) : {}),
+  starred_messages: (ctx) => (ctx.user ? starredState(ctx.db, ctx.user) : { starred_messages: [] }),
+  recent_private_conversations: (ctx) => (ctx.user ? recentConversationsState(ctx.db, ctx.user) : { recent_private_conversations: [] }),
   default_streams: async (ctx) => ({ realm_default_streams: await defaultStreamsState(ctx.db, ctx.realm) }),
 };
 
 // `types` null means every block. Unknown types are ignored, as the reference server does.
-export async function fetchInitialState(ctx: StateContext, types: string[] | null): Promise<Record<string, unknown>> {
+export async function fetchInitialState(ctx: Omit<StateContext, 'types'> & { types?: Set<string> | null }, types: string[] | null): Promise<Record<string, unknown>> {
   const wanted = types === null ? Object.keys(PRODUCERS) : [...new Set(types)].filter((t) => t in PRODUCERS);
+  ctx.types = types === null ? null : new Set(types);
   const state: Record<string, unknown> = {};
-  for (const type of wanted) Object.assign(state, await PRODUCERS[type](ctx));
+  for (const type of wanted) Object.assign(state, await PRODUCERS[type](ctx as StateContext));
   return state;
 }

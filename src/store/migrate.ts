@@ -3,12 +3,14 @@ import type { Dialect } from './db.js';
 import { core } from './migrations/001-core.js';
 import { events } from './migrations/002-events.js';
 import { channels } from './migrations/003-channels.js';
+import { messages } from './migrations/004-messages.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '001-core': core,
   '002-events': events,
   '003-channels': channels,
+  '004-messages': messages,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

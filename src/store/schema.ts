@@ -139,7 +139,44 @@ export interface UserTopicTable {
   last_updated: number;
 }
 
+export interface RecipientTable {
+  id: Generated<number>;
+  realm_id: number;
+  stream_id: number | null;
+  dm_key: string | null;
+}
+
+export interface MessageTable {
+  id: Generated<number>;
+  realm_id: number;
+  sender_id: number;
+  recipient_id: number;
+  stream_id: number | null;
+  topic: string;
+  topic_key: string;
+  content: string;
+  rendered_content: string;
+  date_sent: number;
+  client: string;
+  last_edit_time: number | null;
+  last_moved_time: number | null;
+  edit_history: string | null;
+  has_link: Generated<number>;
+  has_image: Generated<number>;
+  has_attachment: Generated<number>;
+  is_me_message: Generated<number>;
+}
+
+export interface UserMessageTable {
+  user_id: number;
+  message_id: number;
+  flags: number;
+}
+
 export interface Schema {
+  recipients: RecipientTable;
+  messages: MessageTable;
+  user_messages: UserMessageTable;
   channel_folders: ChannelFolderTable;
   streams: StreamTable;
   subscriptions: SubscriptionTable;

@@ -1,0 +1,205 @@
+// Reading messages: narrows resolved against the caller's access, the anchor window, single messages.
+import type { App } from '../app.js';
+import { ApiError } from '../http/errors.js';
+import { hasContentAccess, hasMetadataAccess, isGuest, type Viewer } from '../permissions/channels.js';
+import type { Db } from '../store/db.js';
+import { groupsOfUser } from '../store/groups.js';
+import { firstUnreadId, matchingIds, messageWindow, type NegatableTerm, type Scope } from '../store/message-query.js';
+import { dmMembers, findDmRecipient, findMessages, flagNames, topicKey, userMessageFlags, type Message } from '../store/messages.js';
+import type { Realm } from '../store/realms.js';
+import { findStream, findStreamByName, listStreams, type Stream } from '../store/streams.js';
+import { subscriptionsOfUser } from '../store/subscriptions.js';
+import { findUser, findUserByEmail, findUsers, type User } from '../store/users.js';
+import { formatMessage, type MessageFlavour } from '../format/messages.js';
+
+export type RawTerm = { operator: string; operand: unknown; negated: boolean };
+
+// Narrows arrive as [operator, operand] pairs or {operator, operand, negated} objects.
+export function parseNarrow(raw: unknown): RawTerm[] {
+  if (!Array.isArray(raw)) throw new ApiError('Invalid narrow', 'BAD_NARROW');
+  return raw.map((t) => {
+    if (Array.isArray(t) && t.length === 2 && typeof t[0] === 'string') return { operator: t[0], operand: t[1], negated: false };
+    if (t && typeof t === 'object' && typeof (t as RawTerm).operator === 'string' && 'operand' in t) {
+      return { operator: (t as RawTerm).operator, operand: (t as RawTerm).operand, negated: (t as RawTerm).negated === true };
+    }
+    throw new ApiError('Invalid narrow', 'BAD_NARROW');
+  });
+}
+
+const bad = (what: string) => new ApiError(`Invalid narrow operator: ${what}`, 'BAD_NARROW');
+
+export interface Reader {
+  viewer: Viewer;
+  subs: Map<number, { active: boolean }>;
+}
+
+async function readerOf(db: Db, user: User): Promise<Reader> {
+  const subs = new Map((await subscriptionsOfUser(db, user.id)).map((s) => [s.streamId, s]));
+  return { viewer: { user, groups: await groupsOfUser(db, user.id) }, subs };
+}
+
+const historyReadable = (r: Reader, s: Stream) => s.historyPublicToSubscribers && hasContentAccess(r.viewer, s, r.subs.get(s.id) as never);
+
+async function userByOperand(db: Db, realm: Realm, operand: unknown): Promise<User | undefined> {
+  if (typeof operand === 'number') return findUser(db, realm.id, operand);
+  if (typeof operand === 'string') return /^\d+$/.test(operand) ? findUser(db, realm.id, Number(operand)) : findUserByEmail(db, realm.id, operand);
+  return undefined;
+}
+
+// Resolves names to ids and picks the scope: a channel whose history the caller may read is searched in full;
+// everything else only among the messages the caller received.
+export async function resolveNarrow(db: Db, realm: Realm, reader: Reader, raw: RawTerm[]): Promise<{ terms: NegatableTerm[]; scope: Scope; near?: number }> {
+  const terms: NegatableTerm[] = [];
+  let scope: Scope = { kind: 'user' };
+  let near: number | undefined;
+  const me = reader.viewer.user;
+  for (const { operator, operand, negated } of raw) {
+    switch (operator) {
+      case 'stream':
+      case 'channel': {
+        const s = typeof operand === 'number' || (typeof operand === 'string' && /^\d+$/.test(operand))
+          ? await findStream(db, realm.id, Number(operand))
+          : typeof operand === 'string' ? await findStreamByName(db, realm.id, operand) : undefined;
+        if (!s || !hasMetadataAccess(reader.viewer, s, reader.subs.get(s.id) as never)) throw bad('unknown channel');
+        terms.push({ op: 'channel', streamId: s.id, negated });
+        if (!negated && historyReadable(reader, s)) scope = { kind: 'channels', streamIds: [s.id] };
+        break;
+      }
+      case 'streams':
+      case 'channels': {
+        if (operand !== 'public' && operand !== 'web-public') throw bad('invalid channels operand');
+        if (negated) throw bad('channels cannot be negated');
+        const streams = (await listStreams(db, realm.id)).filter((s) => !s.inviteOnly && (operand === 'public' ? !isGuest(me) || s.isWebPublic : s.isWebPublic) && historyReadable(reader, s));
+        scope = { kind: 'channels', streamIds: streams.map((s) => s.id) };
+        break;
+      }
+      case 'topic':
+      case 'subject':
+        if (typeof operand !== 'string') throw bad('invalid topic');
+        terms.push({ op: 'topic', topicKey: topicKey(operand === '(no topic)' ? '' : operand), negated });
+        break;
+      case 'sender': {
+        const u = await userByOperand(db, realm, operand);
+        if (!u) throw bad('unknown user');
+        terms.push({ op: 'sender', userId: u.id, negated });
+        break;
+      }
+      case 'dm':
+      case 'pm-with': {
+        const list = Array.isArray(operand) ? operand : typeof operand === 'string' ? operand.split(',').map((s) => s.trim()) : [operand];
+        const users: User[] = [];
+        for (const item of list) {
+          const u = await userByOperand(db, realm, item);
+          if (!u) throw bad('unknown user');
+          users.push(u);
+        }
+        terms.push({ op: 'dm', recipientId: await findDmRecipient(db, [me.id, ...users.map((u) => u.id)]), negated });
+        break;
+      }
+      case 'dm-including':
+      case 'group-pm-with': {
+        const u = await userByOperand(db, realm, operand);
+        if (!u) throw bad('unknown user');
+        terms.push({ op: 'dm-including', userId: u.id, negated });
+        break;
+      }
+      case 'is': {
+        const what = operand === 'private' ? 'dm' : operand;
+        if (!['dm', 'starred', 'mentioned', 'unread', 'resolved', 'alerted'].includes(what as string)) throw bad(`unknown 'is' operand ${String(operand)}`);
+        terms.push({ op: 'is', what: what as 'dm', negated });
+        break;
+      }
+      case 'has':
+        if (!['link', 'image', 'attachment'].includes(operand as string)) throw bad(`unknown 'has' operand ${String(operand)}`);
+        terms.push({ op: 'has', what: operand as 'link', negated });
+        break;
+      case 'id':
+      case 'near': {
+        const id = typeof operand === 'number' ? operand : typeof operand === 'string' && /^\d+$/.test(operand) ? Number(operand) : NaN;
+        if (!Number.isSafeInteger(id)) throw bad(`invalid ${operator} operand`);
+        if (operator === 'near') near = id;
+        else terms.push({ op: 'id', messageId: id, negated });
+        break;
+      }
+      case 'search':
+        if (typeof operand !== 'string') throw bad('invalid search operand');
+        if (operand.trim()) terms.push({ op: 'search', text: operand, negated });
+        break;
+      default:
+        throw bad(`unknown operator ${operator}`);
+    }
+  }
+  return { terms, scope, near };
+}
+
+export async function formatMessages(db: Db, realm: Realm, user: User, messages: Message[], flavour: MessageFlavour) {
+  const flags = await userMessageFlags(db, user.id, messages.map((m) => m.id));
+  const members = await dmMembers(db, [...new Set(messages.filter((m) => m.streamId === null).map((m) => m.recipientId))]);
+  const userIds = new Set<number>(messages.map((m) => m.senderId));
+  for (const ids of members.values()) ids.forEach((id) => userIds.add(id));
+  const users = new Map((await findUsers(db, realm.id, [...userIds])).map((u) => [u.id, u]));
+  const streamIds = [...new Set(messages.filter((m) => m.streamId !== null).map((m) => m.streamId!))];
+  const streamNames = new Map((await listStreams(db, realm.id)).filter((s) => streamIds.includes(s.id)).map((s) => [s.id, s.name]));
+  const lookups = { realm, users, streamNames, dmMembers: members };
+  return messages.map((m) => ({
+    ...formatMessage(m, lookups, flavour),
+    flags: flags.has(m.id) ? flagNames(flags.get(m.id)!) : ['read', 'historical'],
+  }));
+}
+
+export interface FetchInput extends MessageFlavour {
+  anchor: string;
+  numBefore: number;
+  numAfter: number;
+  includeAnchor: boolean;
+  narrow: RawTerm[];
+}
+
+export const MAX_MESSAGES_PER_FETCH = 5000;
+
+export async function accessMessageWindow(app: App, realm: Realm, user: User, input: FetchInput) {
+  if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) throw new ApiError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  const reader = await readerOf(app.db, user);
+  const { terms, scope, near } = await resolveNarrow(app.db, realm, reader, input.narrow);
+  let anchor: number;
+  let anchorKind = input.anchor;
+  if (anchorKind === 'newest') anchor = Number.MAX_SAFE_INTEGER;
+  else if (anchorKind === 'oldest') anchor = 0;
+  else if (anchorKind === 'first_unread') {
+    const first = await firstUnreadId(app.db, realm.id, user.id, terms);
+    anchor = first ?? Number.MAX_SAFE_INTEGER;
+    if (first === null) anchorKind = 'newest';
+  } else if (/^\d+$/.test(anchorKind)) anchor = Number(anchorKind);
+  else throw new ApiError(`Invalid anchor`, 'BAD_REQUEST', 400, { var_name: 'anchor' });
+  if (near !== undefined && input.anchor === 'first_unread') anchor = near;
+  const w = await messageWindow(app.db, realm.id, user.id, scope, terms, anchor, input.numBefore, input.numAfter, input.includeAnchor && anchorKind !== 'newest' && anchorKind !== 'oldest');
+  const messages = await formatMessages(app.db, realm, user, await findMessages(app.db, realm.id, w.ids), input);
+  return {
+    messages,
+    anchor: anchorKind === 'newest' ? (w.ids.at(-1) ?? anchor) : anchor,
+    found_anchor: w.foundAnchor,
+    found_oldest: anchorKind === 'oldest' || w.foundOldest,
+    found_newest: anchorKind === 'newest' || w.foundNewest,
+    history_limited: false,
+  };
+}
+
+// A message the caller may read: one they received, or one in a channel whose history they may read.
+export async function accessMessage(db: Db, realm: Realm, user: User, id: number): Promise<{ message: Message; flags: number | undefined }> {
+  const [message] = await findMessages(db, realm.id, [id]);
+  if (!message) throw new ApiError('Invalid message(s)');
+  const flags = (await userMessageFlags(db, user.id, [id])).get(id);
+  if (flags === undefined) {
+    const stream = message.streamId !== null ? await findStream(db, realm.id, message.streamId) : undefined;
+    const reader = await readerOf(db, user);
+    if (!stream || !historyReadable(reader, stream)) throw new ApiError('Invalid message(s)');
+  }
+  return { message, flags };
+}
+
+export async function accessMatchingMessages(app: App, realm: Realm, user: User, ids: number[], narrow: RawTerm[]) {
+  const reader = await readerOf(app.db, user);
+  const { terms, scope } = await resolveNarrow(app.db, realm, reader, narrow);
+  const matching = await matchingIds(app.db, realm.id, user.id, scope, terms, ids);
+  return findMessages(app.db, realm.id, matching);
+}

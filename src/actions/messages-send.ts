@@ -1,0 +1,175 @@
+// Sending a message to a channel topic or a direct-message conversation.
+import type { App } from '../app.js';
+import { ApiError } from '../http/errors.js';
+import { codePointLength } from '../lib/text.js';
+import { mentionCandidates, renderMessage, type RenderContext } from '../markdown/message.js';
+import { hasMetadataAccess, inGroupSetting, isGuest, type Viewer } from '../permissions/channels.js';
+import { holdsGroupSetting } from '../permissions/groups.js';
+import { realmSettings } from '../state/realm.js';
+import { EMPTY_TOPIC_DISPLAY_NAME, SERVER_LIMITS } from '../state/realm-data.js';
+import type { Tx } from '../store/db.js';
+import { groupsOfUser, systemGroupIds } from '../store/groups.js';
+import { dmRecipient, FLAG_BITS, flagNames, insertMessage, streamRecipient, topicExists, type Message } from '../store/messages.js';
+import type { Realm } from '../store/realms.js';
+import { findStream, findStreamByName, listStreams, updateStream, type Stream } from '../store/streams.js';
+import { findSubscription, subscriberIds } from '../store/subscriptions.js';
+import { findUsers, findUsersByEmails, listUsers, type User } from '../store/users.js';
+import { formatMessage } from '../format/messages.js';
+import { realmGroupValue } from './channels.js';
+import { inTransaction } from './transaction.js';
+
+export interface SendInput {
+  type: 'stream' | 'private';
+  to: unknown;
+  topic?: string;
+  content: string;
+  localId?: string;
+  queueId?: string;
+  readBySender?: boolean;
+  client?: string;
+}
+
+const truncate = (s: string, max: number, marker: string) => {
+  const chars = [...s];
+  return chars.length <= max ? s : chars.slice(0, max - [...marker].length).join('') + marker;
+};
+
+export function checkContent(raw: string): string {
+  const content = raw.replace(/\r\n?/g, '\n').trimEnd();
+  if (!content.trim()) throw new ApiError('Message must not be empty');
+  return truncate(content, SERVER_LIMITS.max_message_length, '\n[message truncated]');
+}
+
+// `(no topic)` and the display name of the empty topic are read as the empty topic (feature level 370).
+export function checkTopic(raw: string | undefined): string {
+  let topic = (raw ?? '').replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
+  if (topic === '(no topic)' || topic === EMPTY_TOPIC_DISPLAY_NAME) topic = '';
+  return truncate(topic, SERVER_LIMITS.max_topic_length, '...');
+}
+
+function parseChannelTarget(to: unknown): number | string {
+  const value = Array.isArray(to) && to.length === 1 ? to[0] : to;
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string' && value.trim()) return /^\d+$/.test(value.trim()) ? Number(value.trim()) : value.trim();
+  throw new ApiError('Invalid channel name or ID');
+}
+
+function parseDmTargets(to: unknown): (number | string)[] {
+  const list = Array.isArray(to) ? to : typeof to === 'number' ? [to] : typeof to === 'string' ? to.split(',').map((s) => s.trim()).filter(Boolean) : null;
+  if (!list || !list.length || !list.every((x) => (typeof x === 'number' && Number.isInteger(x)) || typeof x === 'string')) {
+    throw new ApiError('Invalid recipient list');
+  }
+  return list as (number | string)[];
+}
+
+async function accessChannelForSending(tx: Tx, realm: Realm, v: Viewer, to: number | string): Promise<Stream> {
+  const stream = typeof to === 'number' ? await findStream(tx, realm.id, to) : await findStreamByName(tx, realm.id, to);
+  const sub = stream && (await findSubscription(tx, v.user.id, stream.id));
+  if (!stream || !hasMetadataAccess(v, stream, sub)) {
+    if (typeof to === 'number') throw new ApiError(`Channel with ID '${to}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream_id: to });
+    throw new ApiError(`Channel '${to}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: to });
+  }
+  const canPost = sub?.active || (!stream.inviteOnly && !isGuest(v.user));
+  if (!canPost || stream.isArchived) throw new ApiError(`Not authorized to send to channel '${stream.name}'`);
+  if (!inGroupSetting(v, stream.groups.can_send_message_group)) throw new ApiError('You do not have permission to post in this channel.');
+  return stream;
+}
+
+async function renderContext(tx: Tx, realm: Realm, content: string): Promise<RenderContext> {
+  const c = mentionCandidates(content);
+  const ctx: RenderContext = { usersByName: new Map(), usersById: new Map(), groupsByName: new Map(), channelsByName: new Map() };
+  if (c.names.length || c.ids.length) {
+    for (const u of (await listUsers(tx, realm.id)).filter((x) => x.isActive)) {
+      const key = u.fullName.toLowerCase();
+      if (c.names.includes(key)) ctx.usersByName.set(key, [...(ctx.usersByName.get(key) ?? []), { id: u.id, fullName: u.fullName }]);
+      if (c.ids.includes(u.id)) ctx.usersById.set(u.id, { id: u.id, fullName: u.fullName });
+    }
+  }
+  if (c.channels.length) {
+    for (const s of await listStreams(tx, realm.id)) if (c.channels.includes(s.name.toLowerCase())) ctx.channelsByName.set(s.name.toLowerCase(), { id: s.id, name: s.name });
+  }
+  return ctx;
+}
+
+export async function doSendMessage(app: App, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
+  const content = checkContent(input.content);
+  return inTransaction(app, async (tx, emit) => {
+    const v: Viewer = { user: sender, groups: await groupsOfUser(tx, sender.id) };
+    const systemGroups = await systemGroupIds(tx, realm.id);
+    const settings = realmSettings(realm);
+    let stream: Stream | null = null;
+    let topic = '';
+    let recipientId: number;
+    let recipients: number[];
+    if (input.type === 'stream') {
+      stream = await accessChannelForSending(tx, realm, v, parseChannelTarget(input.to));
+      if (input.topic === undefined) throw new ApiError("Missing 'topic' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'topic' });
+      topic = checkTopic(input.topic);
+      const policy = stream.topicsPolicy === 'inherit' ? String(settings.topics_policy) : stream.topicsPolicy;
+      if (topic === '' && policy === 'disable_empty_topic') throw new ApiError('Sending messages to the general chat is not allowed in this channel.');
+      if (topic !== '' && policy === 'empty_topic_only') throw new ApiError('Only the general chat topic is allowed in this channel.');
+      if (!(await topicExists(tx, stream.id, topic)) && !inGroupSetting(v, stream.groups.can_create_topic_group)) {
+        throw new ApiError('You do not have permission to create new topics in this channel.');
+      }
+      recipientId = await streamRecipient(tx, realm.id, stream.id);
+      recipients = (await subscriberIds(tx, [stream.id])).get(stream.id)!;
+    } else {
+      const targets = parseDmTargets(input.to);
+      const ids = targets.filter((t): t is number => typeof t === 'number');
+      const emails = targets.filter((t): t is string => typeof t === 'string');
+      const users = [...(await findUsers(tx, realm.id, ids)), ...(await findUsersByEmails(tx, realm.id, emails))];
+      for (const id of ids) if (!users.some((u) => u.id === id)) throw new ApiError(`Invalid user ID ${id}`);
+      for (const e of emails) if (!users.some((u) => u.email.toLowerCase() === e.toLowerCase())) throw new ApiError(`Invalid email '${e}'`);
+      const inactive = users.find((u) => !u.isActive);
+      if (inactive) throw new ApiError(`'${inactive.email}' is no longer using Zulip.`);
+      const others = users.filter((u) => u.id !== sender.id);
+      const dmGroup = realmGroupValue(realm, 'direct_message_permission_group', systemGroups);
+      if (others.length && !inGroupSetting(v, dmGroup)) {
+        for (const o of others) {
+          if (!holdsGroupSetting(dmGroup, o.id, await groupsOfUser(tx, o.id))) throw new ApiError('You do not have permission to send direct messages to this recipient.');
+        }
+      }
+      recipients = [...new Set([sender.id, ...users.map((u) => u.id)])];
+      recipientId = await dmRecipient(tx, realm.id, recipients);
+    }
+
+    const ctx = await renderContext(tx, realm, content);
+    const rendered = renderMessage(content, ctx);
+    if (rendered.streamWildcard && stream && recipients.length > 15 && !inGroupSetting(v, realmGroupValue(realm, 'can_mention_many_users_group', systemGroups))) {
+      throw new ApiError('You do not have permission to use channel wildcard mentions in this channel.', 'STREAM_WILDCARD_MENTION_NOT_ALLOWED');
+    }
+    const recipientSet = new Set(recipients);
+    if (!recipientSet.has(sender.id)) recipients.push(sender.id); // the sender always has a row, e.g. posting unsubscribed
+    const now = Math.floor(Date.now() / 1000);
+    const message: Omit<Message, 'id'> = {
+      realmId: realm.id, senderId: sender.id, recipientId, streamId: stream?.id ?? null, topic, content,
+      renderedContent: rendered.html, dateSent: now, client: input.client ?? 'API', lastEditTime: null, lastMovedTime: null,
+      editHistory: null, hasLink: rendered.hasLink, hasImage: rendered.hasImage, hasAttachment: /\/user_uploads\//.test(content), isMeMessage: rendered.isMeMessage,
+    };
+    const flagsFor = (userId: number) =>
+      (userId === sender.id && input.readBySender !== false ? FLAG_BITS.read : 0) |
+      (rendered.mentionedUserIds.has(userId) ? FLAG_BITS.mentioned : 0) |
+      (rendered.streamWildcard ? FLAG_BITS.stream_wildcard_mentioned : 0) |
+      (rendered.topicWildcard ? FLAG_BITS.topic_wildcard_mentioned : 0) |
+      (userId === sender.id && !recipientSet.has(sender.id) ? FLAG_BITS.historical : 0);
+    const rows = recipients.map((userId) => ({ userId, flags: flagsFor(userId) }));
+    const id = await insertMessage(tx, message, rows);
+    if (stream && stream.firstMessageId === null) await updateStream(tx, stream.id, { firstMessageId: id });
+
+    const lookups = {
+      realm,
+      users: new Map([[sender.id, sender], ...(stream ? [] : (await findUsers(tx, realm.id, recipients)).map((u) => [u.id, u] as const))]),
+      streamNames: new Map(stream ? [[stream.id, stream.name]] : []),
+      dmMembers: new Map(stream ? [] : [[recipientId, [...recipients].sort((a, b) => a - b)]]),
+    };
+    const formatted = formatMessage({ ...message, id }, lookups, { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true });
+    emit(realm.id, {
+      type: 'message',
+      message: formatted,
+      _raw_content: content,
+      ...(input.queueId ? { _sender_queue_id: input.queueId, _local_id: input.localId } : {}),
+      ...(stream && !stream.inviteOnly ? { _public_channel: true } : {}),
+    }, rows.map((r) => ({ id: r.userId, flags: flagNames(r.flags) })));
+    return { id };
+  });
+}

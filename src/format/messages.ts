@@ -1,0 +1,59 @@
+// The message object of §2.4, for GET /messages, single fetch and message events.
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../state/realm-data.js';
+import type { Message } from '../store/messages.js';
+import type { Realm } from '../store/realms.js';
+import type { User } from '../store/users.js';
+import { avatarUrl } from './users.js';
+
+export interface MessageLookups {
+  realm: Realm;
+  users: Map<number, User>;
+  streamNames: Map<number, string>;
+  dmMembers: Map<number, number[]>; // recipient id → member ids
+  reactions?: Map<number, Record<string, unknown>[]>;
+}
+
+export interface MessageFlavour {
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  allowEmptyTopicName: boolean;
+}
+
+export function displayTopic(topic: string, isChannel: boolean, allowEmpty: boolean): string {
+  return isChannel && topic === '' && !allowEmpty ? EMPTY_TOPIC_DISPLAY_NAME : topic;
+}
+
+export function formatMessage(m: Message, l: MessageLookups, f: MessageFlavour): Record<string, unknown> {
+  const sender = l.users.get(m.senderId)!;
+  const isChannel = m.streamId !== null;
+  const recipients = isChannel
+    ? l.streamNames.get(m.streamId!)!
+    : (l.dmMembers.get(m.recipientId) ?? [m.senderId]).map((id) => {
+        const u = l.users.get(id)!;
+        return { id: u.id, email: u.email, full_name: u.fullName, is_mirror_dummy: false };
+      });
+  return {
+    id: m.id,
+    sender_id: m.senderId,
+    content: f.applyMarkdown ? m.renderedContent : m.content,
+    content_type: f.applyMarkdown ? 'text/html' : 'text/x-markdown',
+    recipient_id: m.recipientId,
+    timestamp: m.dateSent,
+    client: m.client,
+    subject: displayTopic(m.topic, isChannel, f.allowEmptyTopicName),
+    topic_links: [],
+    is_me_message: m.isMeMessage,
+    reactions: l.reactions?.get(m.id) ?? [],
+    submessages: [],
+    sender_full_name: sender.fullName,
+    sender_email: sender.email,
+    sender_realm_str: l.realm.stringId,
+    display_recipient: recipients,
+    type: isChannel ? 'stream' : 'private',
+    ...(isChannel ? { stream_id: m.streamId } : {}),
+    avatar_url: avatarUrl(sender, f.clientGravatar),
+    ...(m.lastEditTime !== null ? { last_edit_timestamp: m.lastEditTime } : {}),
+    ...(m.lastMovedTime !== null ? { last_moved_timestamp: m.lastMovedTime } : {}),
+    ...(m.editHistory ? { edit_history: m.editHistory } : {}),
+  };
+}

@@ -1,0 +1,115 @@
+import { Type } from '@sinclair/typebox';
+import { doSendMessage } from '../actions/messages-send.js';
+import { accessMatchingMessages, accessMessage, accessMessageWindow, formatMessages, parseNarrow } from '../actions/messages-fetch.js';
+import { doUpdateFlags } from '../actions/message-flags.js';
+import { bool, int, json, oneOf, str } from '../http/params.js';
+import { route } from '../http/route.js';
+import { renderMessage } from '../markdown/message.js';
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export const messageRoutes = [
+  route({
+    method: 'POST',
+    path: '/messages',
+    auth: 'user',
+    summary: 'Send a message',
+    params: {
+      type: oneOf(['stream', 'channel', 'private', 'direct'] as const),
+      to: json(Type.Unknown(), { raw: true }),
+      topic: str().optional().alias('subject'),
+      content: str(),
+      queue_id: str().optional(),
+      local_id: str().optional(),
+      read_by_sender: bool().optional(),
+    },
+    handler: ({ app, realm, user, params }) =>
+      doSendMessage(app, realm, user, {
+        type: params.type === 'stream' || params.type === 'channel' ? 'stream' : 'private',
+        to: params.to,
+        topic: params.topic,
+        content: params.content,
+        queueId: params.queue_id,
+        localId: params.local_id,
+        readBySender: params.read_by_sender,
+      }),
+  }),
+  route({
+    method: 'GET',
+    path: '/messages',
+    auth: 'user',
+    summary: 'Messages around an anchor in a narrow',
+    params: {
+      anchor: str().optional(),
+      use_first_unread_anchor: bool().default(false),
+      num_before: int({ min: 0 }).default(0),
+      num_after: int({ min: 0 }).default(0),
+      include_anchor: bool().default(true),
+      narrow: json(Type.Array(Type.Unknown())).default([]),
+      apply_markdown: bool().default(true),
+      client_gravatar: bool().default(true),
+      allow_empty_topic_name: bool().default(false),
+    },
+    handler: async ({ app, realm, user, params }) => {
+      const anchor = params.use_first_unread_anchor ? 'first_unread' : (params.anchor ?? 'newest');
+      return accessMessageWindow(app, realm, user, {
+        anchor,
+        numBefore: params.num_before,
+        numAfter: params.num_after,
+        includeAnchor: params.include_anchor,
+        narrow: parseNarrow(params.narrow),
+        applyMarkdown: params.apply_markdown,
+        clientGravatar: params.client_gravatar,
+        allowEmptyTopicName: params.allow_empty_topic_name,
+      });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/messages/{message_id}',
+    auth: 'user',
+    summary: 'One message',
+    params: { message_id: int(), apply_markdown: bool().default(true), allow_empty_topic_name: bool().default(false) },
+    handler: async ({ app, realm, user, params }) => {
+      const { message } = await accessMessage(app.db, realm, user, params.message_id);
+      const [formatted] = await formatMessages(app.db, realm, user, [message], {
+        applyMarkdown: params.apply_markdown,
+        clientGravatar: false,
+        allowEmptyTopicName: params.allow_empty_topic_name,
+      });
+      return { message: formatted, raw_content: message.content };
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/messages/matches_narrow',
+    auth: 'user',
+    summary: 'Which of these messages match a narrow',
+    params: { msg_ids: json(Type.Array(Type.Integer())), narrow: json(Type.Array(Type.Unknown())) },
+    handler: async ({ app, realm, user, params }) => {
+      const narrow = parseNarrow(params.narrow);
+      const matching = await accessMatchingMessages(app, realm, user, params.msg_ids, narrow);
+      return {
+        messages: Object.fromEntries(matching.map((m) => [m.id, { match_content: m.renderedContent, match_subject: escapeHtml(m.topic) }])),
+      };
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/messages/flags',
+    auth: 'user',
+    summary: 'Add or remove a flag on messages',
+    params: { messages: json(Type.Array(Type.Integer())), op: oneOf(['add', 'remove'] as const), flag: str() },
+    handler: async ({ app, realm, user, params }) => ({ messages: await doUpdateFlags(app, realm, user, params.messages, params.op, params.flag) }),
+  }),
+  route({
+    method: 'POST',
+    path: '/messages/render',
+    auth: 'user',
+    summary: 'Render Markdown as a message would be',
+    params: { content: str() },
+    handler: ({ params }) => ({
+      rendered: renderMessage(params.content, { usersByName: new Map(), usersById: new Map(), groupsByName: new Map(), channelsByName: new Map() }).html,
+    }),
+  }),
+];

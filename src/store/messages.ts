@@ -1,0 +1,206 @@
+import { sql, type Selectable } from 'kysely';
+import type { Db, Tx } from './db.js';
+import type { MessageTable } from './schema.js';
+
+// Per-user message flags, stored as bits of user_messages.flags.
+export const FLAG_BITS = {
+  read: 1,
+  starred: 2,
+  collapsed: 4,
+  mentioned: 8,
+  stream_wildcard_mentioned: 16,
+  topic_wildcard_mentioned: 32,
+  has_alert_word: 64,
+  historical: 128,
+} as const;
+export type FlagName = keyof typeof FLAG_BITS;
+export const FLAG_NAMES = Object.keys(FLAG_BITS) as FlagName[];
+
+export function flagNames(bits: number): string[] {
+  const names: string[] = FLAG_NAMES.filter((n) => bits & FLAG_BITS[n]);
+  if (bits & (FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned)) names.push('wildcard_mentioned');
+  return names;
+}
+
+export function flagBits(names: string[]): number {
+  return names.reduce((bits, n) => bits | (FLAG_BITS[n as FlagName] ?? 0), 0);
+}
+
+export interface Message {
+  id: number;
+  realmId: number;
+  senderId: number;
+  recipientId: number;
+  streamId: number | null;
+  topic: string;
+  content: string;
+  renderedContent: string;
+  dateSent: number;
+  client: string;
+  lastEditTime: number | null;
+  lastMovedTime: number | null;
+  editHistory: Record<string, unknown>[] | null;
+  hasLink: boolean;
+  hasImage: boolean;
+  hasAttachment: boolean;
+  isMeMessage: boolean;
+}
+
+export function toMessage(r: Selectable<MessageTable>): Message {
+  return {
+    id: r.id,
+    realmId: r.realm_id,
+    senderId: r.sender_id,
+    recipientId: r.recipient_id,
+    streamId: r.stream_id,
+    topic: r.topic,
+    content: r.content,
+    renderedContent: r.rendered_content,
+    dateSent: r.date_sent,
+    client: r.client,
+    lastEditTime: r.last_edit_time,
+    lastMovedTime: r.last_moved_time,
+    editHistory: r.edit_history ? JSON.parse(r.edit_history) : null,
+    hasLink: r.has_link === 1,
+    hasImage: r.has_image === 1,
+    hasAttachment: r.has_attachment === 1,
+    isMeMessage: r.is_me_message === 1,
+  };
+}
+
+export const topicKey = (topic: string) => topic.toLowerCase();
+export const dmKey = (userIds: number[]) => [...new Set(userIds)].sort((a, b) => a - b).join(',');
+
+export async function streamRecipient(tx: Tx, realmId: number, streamId: number): Promise<number> {
+  const row = await tx.selectFrom('recipients').select('id').where('stream_id', '=', streamId).executeTakeFirst();
+  if (row) return row.id;
+  return (await tx.insertInto('recipients').values({ realm_id: realmId, stream_id: streamId, dm_key: null }).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+export async function dmRecipient(tx: Tx, realmId: number, userIds: number[]): Promise<number> {
+  const key = dmKey(userIds);
+  const row = await tx.selectFrom('recipients').select('id').where('dm_key', '=', key).executeTakeFirst();
+  if (row) return row.id;
+  return (await tx.insertInto('recipients').values({ realm_id: realmId, stream_id: null, dm_key: key }).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+export async function findDmRecipient(db: Db, userIds: number[]): Promise<number | null> {
+  const row = await db.selectFrom('recipients').select('id').where('dm_key', '=', dmKey(userIds)).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+export async function dmMembers(db: Db, recipientIds: number[]): Promise<Map<number, number[]>> {
+  if (!recipientIds.length) return new Map();
+  const rows = await db.selectFrom('recipients').select(['id', 'dm_key']).where('id', 'in', recipientIds).execute();
+  return new Map(rows.filter((r) => r.dm_key !== null).map((r) => [r.id, r.dm_key!.split(',').map(Number)]));
+}
+
+export type NewMessage = Omit<Message, 'id' | 'lastEditTime' | 'lastMovedTime' | 'editHistory'>;
+
+export async function insertMessage(tx: Tx, m: NewMessage, recipients: { userId: number; flags: number }[]): Promise<number> {
+  const { id } = await tx
+    .insertInto('messages')
+    .values({
+      realm_id: m.realmId,
+      sender_id: m.senderId,
+      recipient_id: m.recipientId,
+      stream_id: m.streamId,
+      topic: m.topic,
+      topic_key: topicKey(m.topic),
+      content: m.content,
+      rendered_content: m.renderedContent,
+      date_sent: m.dateSent,
+      client: m.client,
+      has_link: m.hasLink ? 1 : 0,
+      has_image: m.hasImage ? 1 : 0,
+      has_attachment: m.hasAttachment ? 1 : 0,
+      is_me_message: m.isMeMessage ? 1 : 0,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (let i = 0; i < recipients.length; i += 500) {
+    await tx
+      .insertInto('user_messages')
+      .values(recipients.slice(i, i + 500).map((r) => ({ user_id: r.userId, message_id: id, flags: r.flags })))
+      .execute();
+  }
+  return id;
+}
+
+export async function findMessages(db: Db, realmId: number, ids: number[]): Promise<Message[]> {
+  if (!ids.length) return [];
+  const rows = await db.selectFrom('messages').selectAll().where('realm_id', '=', realmId).where('id', 'in', ids).orderBy('id').execute();
+  return rows.map(toMessage);
+}
+
+export async function userMessageFlags(db: Db, userId: number, messageIds: number[]): Promise<Map<number, number>> {
+  if (!messageIds.length) return new Map();
+  const rows = await db.selectFrom('user_messages').select(['message_id', 'flags']).where('user_id', '=', userId).where('message_id', 'in', messageIds).execute();
+  return new Map(rows.map((r) => [r.message_id, r.flags]));
+}
+
+export async function maxMessageId(db: Db, userId: number): Promise<number> {
+  const row = await db.selectFrom('user_messages').select((eb) => eb.fn.max('message_id').as('id')).where('user_id', '=', userId).executeTakeFirst();
+  return Number(row?.id ?? -1);
+}
+
+export async function topicExists(db: Db, streamId: number, topic: string): Promise<boolean> {
+  const row = await db.selectFrom('messages').select('id').where('stream_id', '=', streamId).where('topic_key', '=', topicKey(topic)).limit(1).executeTakeFirst();
+  return !!row;
+}
+
+// Sets or clears one flag on the user's rows for these messages; returns the ids whose flag changed.
+export async function changeFlag(tx: Tx, userId: number, messageIds: number[], bit: number, add: boolean): Promise<number[]> {
+  const changed: number[] = [];
+  for (let i = 0; i < messageIds.length; i += 500) {
+    const chunk = messageIds.slice(i, i + 500);
+    const rows = await tx.selectFrom('user_messages').select(['message_id', 'flags']).where('user_id', '=', userId).where('message_id', 'in', chunk).execute();
+    const ids = rows.filter((r) => ((r.flags & bit) !== 0) !== add).map((r) => r.message_id);
+    if (!ids.length) continue;
+    await tx
+      .updateTable('user_messages')
+      .set({ flags: add ? sql<number>`flags | ${bit}` : sql<number>`flags & ${~bit}` })
+      .where('user_id', '=', userId)
+      .where('message_id', 'in', ids)
+      .execute();
+    changed.push(...ids);
+  }
+  return changed.sort((a, b) => a - b);
+}
+
+// Rows for messages the user reads from a channel's history without having received them.
+export async function addHistoricalRows(tx: Tx, userId: number, messageIds: number[], flags: number): Promise<void> {
+  for (const id of messageIds) await tx.insertInto('user_messages').values({ user_id: userId, message_id: id, flags }).execute();
+}
+
+export async function unreadMessages(db: Db, userId: number, limit: number): Promise<{ id: number; streamId: number | null; topic: string; recipientId: number; senderId: number; flags: number }[]> {
+  const rows = await db
+    .selectFrom('user_messages as um')
+    .innerJoin('messages as m', 'm.id', 'um.message_id')
+    .select(['m.id', 'm.stream_id', 'm.topic', 'm.recipient_id', 'm.sender_id', 'um.flags'])
+    .where('um.user_id', '=', userId)
+    .where(sql<boolean>`(um.flags & ${FLAG_BITS.read}) = 0`)
+    .orderBy('m.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ id: r.id, streamId: r.stream_id, topic: r.topic, recipientId: r.recipient_id, senderId: r.sender_id, flags: r.flags }));
+}
+
+export async function flaggedMessageIds(db: Db, userId: number, bit: number): Promise<number[]> {
+  const rows = await db.selectFrom('user_messages').select('message_id').where('user_id', '=', userId).where(sql<boolean>`(flags & ${bit}) <> 0`).orderBy('message_id').execute();
+  return rows.map((r) => r.message_id);
+}
+
+export async function recentDmConversations(db: Db, userId: number, limit = 1000): Promise<{ recipientId: number; maxMessageId: number }[]> {
+  const rows = await db
+    .selectFrom('user_messages as um')
+    .innerJoin('messages as m', 'm.id', 'um.message_id')
+    .select(['m.recipient_id', (eb) => eb.fn.max('m.id').as('max_id')])
+    .where('um.user_id', '=', userId)
+    .where('m.stream_id', 'is', null)
+    .groupBy('m.recipient_id')
+    .orderBy('max_id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ recipientId: r.recipient_id, maxMessageId: Number(r.max_id) }));
+}
