@@ -7,9 +7,21 @@ import { eventRoutes } from './events.js';
 import { subscriptionRoutes } from './subscriptions.js';
 import { streamRoutes } from './streams.js';
 import { messageRoutes } from './messages.js';
+import { settingsRoutes } from './settings.js';
 
+// One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
   const routes: AnyRoute[] = [];
-  routes.push(...serverRoutes(() => routes), ...authRoutes, ...userRoutes, ...registerRoutes, ...eventRoutes, ...subscriptionRoutes, ...streamRoutes, ...messageRoutes);
+  routes.push(
+    ...serverRoutes(() => routes),
+    ...authRoutes,
+    ...userRoutes,
+    ...registerRoutes,
+    ...eventRoutes,
+    ...subscriptionRoutes,
+    ...streamRoutes,
+    ...messageRoutes,
+    ...settingsRoutes,
+  );
   return routes;
 }

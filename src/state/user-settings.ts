@@ -235,8 +235,12 @@ export function checkUserSetting(name: string, value: unknown): SettingCheck {
 }
 
 // Overrides are validated when written, so they are trusted here; the time zone is a column of its own.
+// Only known settings are read from the stored object, which may also hold bookkeeping (names starting with `_`).
 export function userSettings(user: User): UserSettings {
-  return { ...USER_SETTING_DEFAULTS, ...user.settings, timezone: user.timezone } as UserSettings;
+  const out: Record<string, unknown> = { ...USER_SETTING_DEFAULTS };
+  for (const key of Object.keys(USER_SETTING_DEFAULTS)) if (key in user.settings) out[key] = user.settings[key];
+  out.timezone = user.timezone;
+  return out as UserSettings;
 }
 
 // The user_settings_object capability has no effect at this feature level (contract §4.5): every client gets

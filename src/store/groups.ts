@@ -112,3 +112,17 @@ export async function findGroups(db: Db, realmId: number, ids: number[]): Promis
     .execute();
   return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, isSystemGroup: r.is_system_group === 1, deactivated: r.deactivated === 1 }]));
 }
+
+// Every user in the groups, directly or through subgroups.
+export async function groupMemberIds(db: Db, groupIds: number[]): Promise<number[]> {
+  const seen = new Set<number>(groupIds);
+  let frontier = [...groupIds];
+  while (frontier.length) {
+    const subs = await db.selectFrom('user_group_subgroups').select('subgroup_id').where('supergroup_id', 'in', frontier).execute();
+    frontier = subs.map((s) => s.subgroup_id).filter((id) => !seen.has(id));
+    frontier.forEach((id) => seen.add(id));
+  }
+  if (!seen.size) return [];
+  const rows = await db.selectFrom('user_group_members').select('user_id').where('group_id', 'in', [...seen]).execute();
+  return [...new Set(rows.map((r) => r.user_id))];
+}

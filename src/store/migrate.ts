@@ -4,6 +4,7 @@ import { core } from './migrations/001-core.js';
 import { events } from './migrations/002-events.js';
 import { channels } from './migrations/003-channels.js';
 import { messages } from './migrations/004-messages.js';
+import { emailChanges } from './migrations/008-email-changes.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '002-events': events,
   '003-channels': channels,
   '004-messages': messages,
+  '008-email-changes': emailChanges,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
@@ -19,6 +21,6 @@ export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promis
       return Object.fromEntries(Object.entries(migrations).map(([name, m]) => [name, m(dialect)]));
     },
   };
-  const { error } = await new Migrator({ db, provider }).migrateToLatest();
+  const { error } = await new Migrator({ db, provider, allowUnorderedMigrations: true }).migrateToLatest();
   if (error) throw error;
 }

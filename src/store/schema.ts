@@ -173,7 +173,15 @@ export interface UserMessageTable {
   flags: number;
 }
 
+export interface EmailChangeTable {
+  key: string;
+  user_id: number;
+  new_email: string;
+  created: number;
+}
+
 export interface Schema {
+  email_changes: EmailChangeTable;
   recipients: RecipientTable;
   messages: MessageTable;
   user_messages: UserMessageTable;

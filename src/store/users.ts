@@ -125,3 +125,31 @@ export async function findUsersByEmails(db: Db, realmId: number, emails: string[
   }
   return out;
 }
+
+export async function updateUser(
+  db: Db,
+  id: number,
+  changes: Partial<{ fullName: string; email: string; passwordHash: string; timezone: string; settings: Record<string, unknown>; role: number; isActive: boolean }>,
+): Promise<void> {
+  const v: Record<string, string | number> = {};
+  if (changes.fullName !== undefined) v.full_name = changes.fullName;
+  if (changes.email !== undefined) Object.assign(v, { email: changes.email, delivery_email: changes.email, email_key: emailKey(changes.email) });
+  if (changes.passwordHash !== undefined) v.password_hash = changes.passwordHash;
+  if (changes.timezone !== undefined) v.timezone = changes.timezone;
+  if (changes.settings !== undefined) v.settings = JSON.stringify(changes.settings);
+  if (changes.role !== undefined) v.role = changes.role;
+  if (changes.isActive !== undefined) v.is_active = changes.isActive ? 1 : 0;
+  if (Object.keys(v).length) await db.updateTable('users').set(v).where('id', '=', id).execute();
+}
+
+export async function insertEmailChange(db: Db, key: string, userId: number, newEmail: string, now: number): Promise<void> {
+  await db.deleteFrom('email_changes').where('user_id', '=', userId).execute();
+  await db.insertInto('email_changes').values({ key, user_id: userId, new_email: newEmail, created: now }).execute();
+}
+
+export async function takeEmailChange(db: Db, key: string): Promise<{ userId: number; newEmail: string; created: number } | undefined> {
+  const row = await db.selectFrom('email_changes').selectAll().where('key', '=', key).executeTakeFirst();
+  if (!row) return undefined;
+  await db.deleteFrom('email_changes').where('key', '=', key).execute();
+  return { userId: row.user_id, newEmail: row.new_email, created: row.created };
+}

@@ -31,8 +31,9 @@ export class Client {
     return h;
   }
 
-  async request(method: string, path: string, params: Record<string, ParamValue> = {}, opts: { encoding?: Encoding; headers?: Record<string, string> } = {}): Promise<Reply> {
-    const url = new URL(path.startsWith('/api/') || path.startsWith('/health') ? path : `/api/v1${path}`, this.baseUrl);
+  async request(method: string, path: string, params: Record<string, ParamValue> = {}, opts: { encoding?: Encoding; headers?: Record<string, string>; root?: boolean } = {}): Promise<Reply> {
+    // Paths are relative to /api/v1 unless `root` (or they already start with /api/ or are /health).
+    const url = new URL(opts.root || path.startsWith('/api/') || path.startsWith('/health') ? path : `/api/v1${path}`, this.baseUrl);
     const entries = Object.entries(params).filter(([, v]) => v !== undefined && v !== null) as [string, ParamValue][];
     const encoding = opts.encoding ?? (method === 'GET' ? 'query' : this.encoding);
     let body: Buffer | undefined;
@@ -53,7 +54,7 @@ export class Client {
     return send(method, url, headers, body);
   }
 
-  get(path: string, params?: Record<string, ParamValue>, opts?: { encoding?: Encoding }) {
+  get(path: string, params?: Record<string, ParamValue>, opts?: { encoding?: Encoding; root?: boolean }) {
     return this.request('GET', path, params, opts);
   }
   post(path: string, params?: Record<string, ParamValue>, opts?: { encoding?: Encoding }) {

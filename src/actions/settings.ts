@@ -1,0 +1,149 @@
+// PATCH /settings: a user's own settings and account fields, or (administrators) settings of many users.
+import type { App } from '../app.js';
+import { ApiError } from '../http/errors.js';
+import { randomToken } from '../lib/secrets.js';
+import { realmSettings } from '../state/realm.js';
+import { checkUserSetting, languageName, userSettings, USER_SETTING_KINDS } from '../state/user-settings.js';
+import type { Tx } from '../store/db.js';
+import { findGroups, groupMemberIds } from '../store/groups.js';
+import type { Realm } from '../store/realms.js';
+import { findUserByEmail, findUsers, insertEmailChange, takeEmailChange, updateUser, type User } from '../store/users.js';
+import { checkEmail, checkFullName, checkPassword } from './checks.js';
+import { checkAdministrator } from './users.js';
+import { inTransaction, type Emit } from './transaction.js';
+
+export interface SettingsInput {
+  settings: Record<string, unknown>;
+  fullName?: string;
+  email?: string;
+  oldPassword?: string;
+  newPassword?: string;
+  targetUsers?: { user_ids?: number[]; group_ids?: number[]; skip_if_already_edited?: boolean };
+}
+
+// Names of settings a user changed themselves, so that an administrator's bulk change can skip them.
+const SELF_EDITED = '_self_edited';
+
+export const SETTING_NAMES = Object.keys(USER_SETTING_KINDS);
+
+function checkSettings(raw: Record<string, unknown>): Record<string, boolean | number | string> {
+  const out: Record<string, boolean | number | string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const checked = checkUserSetting(name, value);
+    if (!checked.ok) throw new ApiError(checked.message, 'BAD_REQUEST', 400, { var_name: name });
+    out[name] = checked.value;
+  }
+  return out;
+}
+
+async function targetsOf(tx: Tx, realm: Realm, t: NonNullable<SettingsInput['targetUsers']>): Promise<User[]> {
+  const ids = new Set<number>(t.user_ids ?? []);
+  const users = await findUsers(tx, realm.id, [...ids]);
+  for (const id of ids) {
+    const u = users.find((x) => x.id === id);
+    if (!u || !u.isActive) throw new ApiError(`Invalid user ID: ${id}`);
+  }
+  if (t.group_ids?.length) {
+    const groups = await findGroups(tx, realm.id, t.group_ids);
+    for (const id of t.group_ids) if (!groups.has(id)) throw new ApiError(`Invalid user group ID: ${id}`);
+    const members = await findUsers(tx, realm.id, (await groupMemberIds(tx, t.group_ids)).filter((id) => !ids.has(id)));
+    users.push(...members.filter((u) => u.isActive));
+  }
+  return users;
+}
+
+// Writes the changed settings of one user and announces each: one user_settings event per setting.
+async function applySettings(tx: Tx, emit: Emit, realm: Realm, target: User, values: Record<string, unknown>, bySelf: boolean, skipEdited: boolean) {
+  const current = userSettings(target) as Record<string, unknown>;
+  const edited = new Set((target.settings[SELF_EDITED] as string[] | undefined) ?? []);
+  const changed = Object.entries(values).filter(([name, v]) => current[name] !== v && !(skipEdited && edited.has(name)));
+  if (!changed.length) return;
+  const stored = { ...target.settings };
+  for (const [name, v] of changed) {
+    if (name !== 'timezone') stored[name] = v;
+    if (bySelf) edited.add(name);
+  }
+  stored[SELF_EDITED] = [...edited];
+  const timezone = changed.find(([n]) => n === 'timezone')?.[1] as string | undefined;
+  await updateUser(tx, target.id, { settings: stored, ...(timezone !== undefined ? { timezone } : {}) });
+  for (const [property, value] of changed) {
+    const event: Record<string, unknown> = { type: 'user_settings', op: 'update', property, value };
+    if (property === 'default_language') event.language_name = languageName(value as string);
+    emit(realm.id, event, [target.id]);
+  }
+  if (timezone !== undefined) {
+    emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: target.id, email: target.email, timezone } }, null);
+  }
+}
+
+export async function doUpdateSettings(app: App, realm: Realm, user: User, input: SettingsInput): Promise<Record<string, unknown>> {
+  const values = checkSettings(input.settings);
+  const result: Record<string, unknown> = {};
+  if (input.targetUsers) {
+    checkAdministrator(user);
+    if (input.fullName !== undefined || input.email !== undefined || input.newPassword !== undefined) {
+      throw new ApiError('Account details of other users cannot be changed with target_users');
+    }
+    await inTransaction(app, async (tx, emit) => {
+      for (const t of await targetsOf(tx, realm, input.targetUsers!)) {
+        await applySettings(tx, emit, realm, t, values, t.id === user.id, !!input.targetUsers!.skip_if_already_edited && t.id !== user.id);
+      }
+    });
+    return result;
+  }
+  const settings = realmSettings(realm);
+  let passwordHash: string | undefined;
+  if (input.newPassword !== undefined) {
+    if (input.oldPassword === undefined) throw new ApiError("Missing 'old_password' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'old_password' });
+    if (!(await app.passwords.verify(user.passwordHash, input.oldPassword))) throw new ApiError('Wrong password!');
+    try {
+      checkPassword(input.newPassword);
+    } catch {
+      throw new ApiError('New password is too weak!');
+    }
+    passwordHash = await app.passwords.hash(input.newPassword);
+  }
+  let fullName: string | undefined;
+  if (input.fullName !== undefined && input.fullName.trim() !== user.fullName) {
+    if (settings.name_changes_disabled && user.role > 200) throw new ApiError('Name changes are disabled in this organization. Please contact an administrator.');
+    fullName = checkFullName(input.fullName);
+  }
+  let newEmail: string | undefined;
+  if (input.email !== undefined && input.email.trim().toLowerCase() !== user.deliveryEmail.toLowerCase()) {
+    if (settings.email_changes_disabled && user.role > 200) throw new ApiError('Email address changes are disabled in this organization.');
+    newEmail = checkEmail(input.email);
+    if (await findUserByEmail(app.db, realm.id, newEmail)) throw new ApiError(`Email '${newEmail}' already in use`);
+  }
+  await inTransaction(app, async (tx, emit) => {
+    await applySettings(tx, emit, realm, user, values, true, false);
+    if (passwordHash) await updateUser(tx, user.id, { passwordHash });
+    if (fullName !== undefined) {
+      await updateUser(tx, user.id, { fullName });
+      emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: fullName } }, null);
+    }
+    if (newEmail !== undefined) {
+      const key = randomToken(32);
+      await insertEmailChange(tx, key, user.id, newEmail, Math.floor(Date.now() / 1000));
+      // No mail server in the default set-up: the confirmation link goes to the log.
+      app.log.info({ user_id: user.id, new_email: newEmail, path: `/accounts/confirm_new_email/${key}` }, 'e-mail change confirmation link');
+      result.account_email = 'Check your email for a confirmation link.';
+    }
+  });
+  return result;
+}
+
+export const EMAIL_CHANGE_VALID_SECONDS = 24 * 3600;
+
+export async function doConfirmEmailChange(app: App, realm: Realm, key: string): Promise<User> {
+  return inTransaction(app, async (tx, emit) => {
+    const change = await takeEmailChange(tx, key);
+    if (!change || change.created < Math.floor(Date.now() / 1000) - EMAIL_CHANGE_VALID_SECONDS) throw new ApiError('Invalid or expired confirmation link', 'BAD_REQUEST', 404);
+    const [user] = await findUsers(tx, realm.id, [change.userId]);
+    if (!user || !user.isActive) throw new ApiError('Invalid or expired confirmation link', 'BAD_REQUEST', 404);
+    if (await findUserByEmail(tx, realm.id, change.newEmail)) throw new ApiError(`Email '${change.newEmail}' already in use`);
+    await updateUser(tx, user.id, { email: change.newEmail });
+    emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: user.id, new_email: change.newEmail } }, null);
+    emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: user.id, delivery_email: change.newEmail } }, null);
+    return { ...user, email: change.newEmail, deliveryEmail: change.newEmail };
+  });
+}

@@ -1,0 +1,62 @@
+import { Type } from '@sinclair/typebox';
+import { doConfirmEmailChange, doUpdateSettings, SETTING_NAMES } from '../actions/settings.js';
+import { json, str, type Params } from '../http/params.js';
+import { route } from '../http/route.js';
+
+// Booleans and integers arrive as JSON; string settings arrive raw.
+const settingParams = Object.fromEntries(SETTING_NAMES.map((name) => [name, json(Type.Unknown(), { raw: true }).optional()]));
+
+const params = {
+  ...settingParams,
+  full_name: str().optional(),
+  email: str().optional(),
+  old_password: str().optional(),
+  new_password: str().optional(),
+  target_users: json(
+    Type.Object({
+      user_ids: Type.Optional(Type.Array(Type.Integer())),
+      group_ids: Type.Optional(Type.Array(Type.Integer())),
+      skip_if_already_edited: Type.Optional(Type.Boolean()),
+    }),
+  ).optional(),
+};
+
+function settingsRoute(path: string, summary: string) {
+  return route({
+    method: 'PATCH',
+    path,
+    auth: 'user',
+    summary,
+    params,
+    handler: ({ app, realm, user, params: p }) => {
+      const values = p as Params<typeof params> & Record<string, unknown>;
+      const settings = Object.fromEntries(SETTING_NAMES.filter((n) => values[n] !== undefined).map((n) => [n, values[n]]));
+      return doUpdateSettings(app, realm, user, {
+        settings,
+        fullName: values.full_name,
+        email: values.email,
+        oldPassword: values.old_password,
+        newPassword: values.new_password,
+        targetUsers: values.target_users,
+      });
+    },
+  });
+}
+
+export const settingsRoutes = [
+  settingsRoute('/settings', "Change the caller's settings, or (administrators) those of other users"),
+  settingsRoute('/settings/display', 'Deprecated alias of PATCH /settings'),
+  settingsRoute('/settings/notifications', 'Deprecated alias of PATCH /settings'),
+  route({
+    method: 'GET',
+    path: '/accounts/confirm_new_email/{key}',
+    root: true,
+    auth: 'none',
+    summary: 'Completes an e-mail address change',
+    params: { key: str() },
+    handler: async ({ app, realm, params: p }) => {
+      const user = await doConfirmEmailChange(app, realm, p.key);
+      return { email: user.email };
+    },
+  }),
+];
