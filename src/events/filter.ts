@@ -31,7 +31,7 @@ const GRAVATAR = 'https://secure.gravatar.com/';
 
 // Per-flavour rewriting of an event, done once per flavour (see deliver in system.ts), not once per queue.
 export function flavourKey(q: QueueOptions): string {
-  return `${q.clientGravatar ? 1 : 0}${q.applyMarkdown ? 1 : 0}${q.capabilities.empty_topic_name ? 1 : 0}`;
+  return `${q.clientGravatar ? 1 : 0}${q.applyMarkdown ? 1 : 0}${q.capabilities.empty_topic_name ? 1 : 0}${q.capabilities.simplified_presence_events ? 1 : 0}`;
 }
 
 // Events in the log may carry fields for the server only (names starting with `_`); clients never see them.
@@ -44,6 +44,8 @@ export function reformat(q: QueueOptions, event: Record<string, unknown>): Recor
       out.person = { ...person, avatar_url: null };
     }
   }
+  // With simplified_presence_events, presence changes come in the modern form (§2.8).
+  if (event.type === 'presence' && q.capabilities.simplified_presence_events) return { type: 'presence', presences: event._presences };
   if (event.type === 'message') {
     const message = { ...(event.message as Record<string, unknown>) };
     if (!q.applyMarkdown) {

@@ -8,6 +8,7 @@ import { subscriptionRoutes } from './subscriptions.js';
 import { streamRoutes } from './streams.js';
 import { messageRoutes } from './messages.js';
 import { settingsRoutes } from './settings.js';
+import { presenceRoutes } from './presence.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -22,6 +23,7 @@ export function allRoutes(): AnyRoute[] {
     ...streamRoutes,
     ...messageRoutes,
     ...settingsRoutes,
+    ...presenceRoutes,
   );
   return routes;
 }

@@ -9,6 +9,7 @@ import { userSettingsState } from './user-settings.js';
 import { defaultStreamsState, streamList, subscriptionState } from './subscriptions.js';
 import { recentConversationsState, starredState, unreadState } from '../actions/message-flags.js';
 import { maxMessageId } from '../store/messages.js';
+import { presenceData } from '../actions/presence.js';
 
 export interface StateOptions {
   applyMarkdown: boolean;
@@ -52,6 +53,10 @@ const PRODUCERS: Record<string, Producer> = {
   update_message_flags: (ctx) => (ctx.user && (!ctx.types || ctx.types.has('message')) ? unreadState(ctx.db, ctx.user) : {}),
   starred_messages: (ctx) => (ctx.user ? starredState(ctx.db, ctx.user) : { starred_messages: [] }),
   recent_private_conversations: (ctx) => (ctx.user ? recentConversationsState(ctx.db, ctx.user) : { recent_private_conversations: [] }),
+  presence: (ctx) =>
+    ctx.user
+      ? presenceData(ctx.db, ctx.realm, { historyLimitDays: ctx.options.presenceHistoryLimitDays ?? 14, modern: ctx.options.slimPresence })
+      : { presences: {}, presence_last_update_id: -1, server_timestamp: Date.now() / 1000 },
   default_streams: async (ctx) => ({ realm_default_streams: await defaultStreamsState(ctx.db, ctx.realm) }),
 };
 

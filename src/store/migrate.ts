@@ -5,6 +5,7 @@ import { events } from './migrations/002-events.js';
 import { channels } from './migrations/003-channels.js';
 import { messages } from './migrations/004-messages.js';
 import { emailChanges } from './migrations/008-email-changes.js';
+import { presence } from './migrations/009-presence.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '003-channels': channels,
   '004-messages': messages,
   '008-email-changes': emailChanges,
+  '009-presence': presence,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

@@ -180,7 +180,22 @@ export interface EmailChangeTable {
   created: number;
 }
 
+export interface UserPresenceTable {
+  user_id: number;
+  realm_id: number;
+  last_active_time: number | null;
+  last_connected_time: number;
+  last_update_id: number;
+}
+
+export interface PresenceSequenceTable {
+  realm_id: number;
+  last_update_id: number;
+}
+
 export interface Schema {
+  user_presence: UserPresenceTable;
+  presence_sequence: PresenceSequenceTable;
   email_changes: EmailChangeTable;
   recipients: RecipientTable;
   messages: MessageTable;

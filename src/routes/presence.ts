@@ -1,0 +1,28 @@
+import { doUpdatePresence } from '../actions/presence.js';
+import { bool, int, oneOf } from '../http/params.js';
+import { route } from '../http/route.js';
+
+export const presenceRoutes = [
+  route({
+    method: 'POST',
+    path: '/users/me/presence',
+    auth: 'user',
+    summary: "Report the caller's presence and fetch the organization's",
+    params: {
+      status: oneOf(['active', 'idle'] as const),
+      ping_only: bool().default(false),
+      new_user_input: bool().default(false),
+      last_update_id: int({ min: -1 }).optional(),
+      history_limit_days: int({ min: 0 }).optional(),
+      slim_presence: bool().default(false),
+    },
+    handler: ({ app, realm, user, params }) =>
+      doUpdatePresence(app, realm, user, {
+        status: params.status,
+        pingOnly: params.ping_only,
+        lastUpdateId: params.last_update_id,
+        historyLimitDays: params.history_limit_days,
+        slimPresence: params.slim_presence,
+      }),
+  }),
+];
