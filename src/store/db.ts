@@ -46,8 +46,26 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     file.pragma('synchronous = NORMAL');
     file.pragma('busy_timeout = 10000');
     file.pragma('foreign_keys = ON');
-    db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: file }) });
+    db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachingStatements(file) }) });
   }
   await migrateToLatest(db, dialect);
   return { db, dialect, close: () => db.destroy() };
+}
+
+// Kysely prepares every statement anew; preparing costs about as much as running a small query, and the set of
+// distinct statements is small, so keep them. Reuse is safe: better-sqlite3 runs each statement to completion.
+function cachingStatements(file: SQLite.Database) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => file.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        if (statements.size >= 2000) statements.clear();
+        statement = file.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }

@@ -101,7 +101,9 @@ export class TestServer {
   }
 
   async start(): Promise<void> {
-    const proc = spawn(process.execPath, [BIN, 'serve'], { env: this.childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    // PARLANCE_SERVER_NODE_ARGS passes flags to the server's node, e.g. --cpu-prof for the benchmarks.
+    const nodeArgs = process.env.PARLANCE_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    const proc = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], { env: this.childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc = proc;
     proc.stdout!.setEncoding('utf8');
     proc.stderr!.setEncoding('utf8');
