@@ -11,6 +11,7 @@ import { findUserByEmail, findUsers, insertEmailChange, takeEmailChange, updateU
 import { checkEmail, checkFullName, checkPassword } from './checks.js';
 import { checkAdministrator } from './users.js';
 import { inTransaction, type Emit } from './transaction.js';
+import { deleteAllDrafts } from '../store/drafts.js';
 
 export interface SettingsInput {
   settings: Record<string, unknown>;
@@ -70,6 +71,10 @@ async function applySettings(tx: Tx, emit: Emit, realm: Realm, target: User, val
     const event: Record<string, unknown> = { type: 'user_settings', op: 'update', property, value };
     if (property === 'default_language') event.language_name = languageName(value as string);
     emit(realm.id, event, [target.id]);
+  }
+  // Turning synchronisation off deletes the drafts stored on the server (local copies are the clients').
+  if (changed.some(([n, v]) => n === 'enable_drafts_synchronization' && v === false)) {
+    for (const id of await deleteAllDrafts(tx, target.id)) emit(realm.id, { type: 'drafts', op: 'remove', draft_id: id }, [target.id]);
   }
   if (timezone !== undefined) {
     emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: target.id, email: target.email, timezone } }, null);

@@ -9,6 +9,7 @@ import { streamRoutes } from './streams.js';
 import { messageRoutes } from './messages.js';
 import { settingsRoutes } from './settings.js';
 import { presenceRoutes } from './presence.js';
+import { draftRoutes } from './drafts.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -24,6 +25,7 @@ export function allRoutes(): AnyRoute[] {
     ...messageRoutes,
     ...settingsRoutes,
     ...presenceRoutes,
+    ...draftRoutes,
   );
   return routes;
 }

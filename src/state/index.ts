@@ -10,6 +10,7 @@ import { defaultStreamsState, streamList, subscriptionState } from './subscripti
 import { recentConversationsState, starredState, unreadState } from '../actions/message-flags.js';
 import { maxMessageId } from '../store/messages.js';
 import { presenceData } from '../actions/presence.js';
+import { listDrafts } from '../store/drafts.js';
 
 export interface StateOptions {
   applyMarkdown: boolean;
@@ -57,6 +58,7 @@ const PRODUCERS: Record<string, Producer> = {
     ctx.user
       ? presenceData(ctx.db, ctx.realm, { historyLimitDays: ctx.options.presenceHistoryLimitDays ?? 14, modern: ctx.options.slimPresence })
       : { presences: {}, presence_last_update_id: -1, server_timestamp: Date.now() / 1000 },
+  drafts: async (ctx) => ({ drafts: ctx.user ? await listDrafts(ctx.db, ctx.user.id) : [] }),
   default_streams: async (ctx) => ({ realm_default_streams: await defaultStreamsState(ctx.db, ctx.realm) }),
 };
 

@@ -6,6 +6,7 @@ import { channels } from './migrations/003-channels.js';
 import { messages } from './migrations/004-messages.js';
 import { emailChanges } from './migrations/008-email-changes.js';
 import { presence } from './migrations/009-presence.js';
+import { drafts } from './migrations/010-drafts.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '004-messages': messages,
   '008-email-changes': emailChanges,
   '009-presence': presence,
+  '010-drafts': drafts,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

@@ -193,7 +193,18 @@ export interface PresenceSequenceTable {
   last_update_id: number;
 }
 
+export interface DraftTable {
+  id: Generated<number>;
+  user_id: number;
+  type: string;
+  to: string;
+  topic: string;
+  content: string;
+  timestamp: number;
+}
+
 export interface Schema {
+  drafts: DraftTable;
   user_presence: UserPresenceTable;
   presence_sequence: PresenceSequenceTable;
   email_changes: EmailChangeTable;
