@@ -10,6 +10,7 @@ import { messageRoutes } from './messages.js';
 import { settingsRoutes } from './settings.js';
 import { presenceRoutes } from './presence.js';
 import { draftRoutes } from './drafts.js';
+import { snippetAndViewRoutes } from './snippets-views.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -26,6 +27,7 @@ export function allRoutes(): AnyRoute[] {
     ...settingsRoutes,
     ...presenceRoutes,
     ...draftRoutes,
+    ...snippetAndViewRoutes,
   );
   return routes;
 }

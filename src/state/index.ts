@@ -11,6 +11,7 @@ import { recentConversationsState, starredState, unreadState } from '../actions/
 import { maxMessageId } from '../store/messages.js';
 import { presenceData } from '../actions/presence.js';
 import { listDrafts } from '../store/drafts.js';
+import { listSnippets, listViews } from '../store/snippets-views.js';
 
 export interface StateOptions {
   applyMarkdown: boolean;
@@ -59,6 +60,8 @@ const PRODUCERS: Record<string, Producer> = {
       ? presenceData(ctx.db, ctx.realm, { historyLimitDays: ctx.options.presenceHistoryLimitDays ?? 14, modern: ctx.options.slimPresence })
       : { presences: {}, presence_last_update_id: -1, server_timestamp: Date.now() / 1000 },
   drafts: async (ctx) => ({ drafts: ctx.user ? await listDrafts(ctx.db, ctx.user.id) : [] }),
+  saved_snippets: async (ctx) => ({ saved_snippets: ctx.user ? await listSnippets(ctx.db, ctx.user.id) : [] }),
+  navigation_views: async (ctx) => ({ navigation_views: ctx.user ? await listViews(ctx.db, ctx.user.id) : [] }),
   default_streams: async (ctx) => ({ realm_default_streams: await defaultStreamsState(ctx.db, ctx.realm) }),
 };
 

@@ -7,6 +7,7 @@ import { messages } from './migrations/004-messages.js';
 import { emailChanges } from './migrations/008-email-changes.js';
 import { presence } from './migrations/009-presence.js';
 import { drafts } from './migrations/010-drafts.js';
+import { snippetsAndViews } from './migrations/011-snippets-views.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '008-email-changes': emailChanges,
   '009-presence': presence,
   '010-drafts': drafts,
+  '011-snippets-views': snippetsAndViews,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

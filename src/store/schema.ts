@@ -203,7 +203,25 @@ export interface DraftTable {
   timestamp: number;
 }
 
+export interface SavedSnippetTable {
+  id: Generated<number>;
+  user_id: number;
+  title: string;
+  content: string;
+  date_created: number;
+}
+
+export interface NavigationViewTable {
+  id: Generated<number>;
+  user_id: number;
+  fragment: string;
+  is_pinned: number;
+  name: string | null;
+}
+
 export interface Schema {
+  saved_snippets: SavedSnippetTable;
+  navigation_views: NavigationViewTable;
   drafts: DraftTable;
   user_presence: UserPresenceTable;
   presence_sequence: PresenceSequenceTable;
