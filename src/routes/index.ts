@@ -11,6 +11,7 @@ import { settingsRoutes } from './settings.js';
 import { presenceRoutes } from './presence.js';
 import { draftRoutes } from './drafts.js';
 import { snippetAndViewRoutes } from './snippets-views.js';
+import { userGroupRoutes } from './user-groups.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -28,6 +29,7 @@ export function allRoutes(): AnyRoute[] {
     ...presenceRoutes,
     ...draftRoutes,
     ...snippetAndViewRoutes,
+    ...userGroupRoutes,
   );
   return routes;
 }

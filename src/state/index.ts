@@ -12,6 +12,7 @@ import { maxMessageId } from '../store/messages.js';
 import { presenceData } from '../actions/presence.js';
 import { listDrafts } from '../store/drafts.js';
 import { listSnippets, listViews } from '../store/snippets-views.js';
+import { groupRecords } from '../actions/user-groups.js';
 
 export interface StateOptions {
   applyMarkdown: boolean;
@@ -62,6 +63,7 @@ const PRODUCERS: Record<string, Producer> = {
   drafts: async (ctx) => ({ drafts: ctx.user ? await listDrafts(ctx.db, ctx.user.id) : [] }),
   saved_snippets: async (ctx) => ({ saved_snippets: ctx.user ? await listSnippets(ctx.db, ctx.user.id) : [] }),
   navigation_views: async (ctx) => ({ navigation_views: ctx.user ? await listViews(ctx.db, ctx.user.id) : [] }),
+  realm_user_groups: async (ctx) => ({ realm_user_groups: await groupRecords(ctx.db, ctx.realm, !!ctx.options.capabilities.include_deactivated_groups) }),
   default_streams: async (ctx) => ({ realm_default_streams: await defaultStreamsState(ctx.db, ctx.realm) }),
 };
 

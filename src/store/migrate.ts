@@ -8,6 +8,7 @@ import { emailChanges } from './migrations/008-email-changes.js';
 import { presence } from './migrations/009-presence.js';
 import { drafts } from './migrations/010-drafts.js';
 import { snippetsAndViews } from './migrations/011-snippets-views.js';
+import { groupSettings } from './migrations/012-group-settings.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '009-presence': presence,
   '010-drafts': drafts,
   '011-snippets-views': snippetsAndViews,
+  '012-group-settings': groupSettings,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

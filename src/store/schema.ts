@@ -43,6 +43,7 @@ export interface UserGroupTable {
   deactivated: Generated<number>;
   creator_id: number | null;
   date_created: number | null;
+  group_settings: Generated<string>;
 }
 
 export interface UserGroupMemberTable {

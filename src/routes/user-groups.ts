@@ -1,0 +1,75 @@
+import { Type } from '@sinclair/typebox';
+import {
+  accessGroupMembers, accessGroupSubgroups, doChangeMembers, doChangeSubgroups, doCreateGroup, doDeactivateGroup, doUpdateGroup, groupRecords,
+} from '../actions/user-groups.js';
+import { bool, int, json, str } from '../http/params.js';
+import { route } from '../http/route.js';
+import { GROUP_SETTINGS, type GroupSetting } from '../store/user-groups.js';
+
+const ids = json(Type.Array(Type.Integer())).default([]);
+const readForm = Object.fromEntries(GROUP_SETTINGS.map((s) => [s, json(Type.Unknown()).optional()]));
+const updateForm = Object.fromEntries(GROUP_SETTINGS.map((s) => [s, json(Type.Object({ new: Type.Unknown(), old: Type.Optional(Type.Unknown()) })).optional()]));
+const pick = <T>(params: Record<string, unknown>) => Object.fromEntries(GROUP_SETTINGS.filter((s) => params[s] !== undefined).map((s) => [s, params[s]])) as Partial<Record<GroupSetting, T>>;
+
+export const userGroupRoutes = [
+  route({
+    method: 'GET', path: '/user_groups', auth: 'user', summary: 'User groups of the organization',
+    params: { include_deactivated_groups: bool().default(false) },
+    handler: async ({ app, realm, params }) => ({ user_groups: await groupRecords(app.db, realm, params.include_deactivated_groups) }),
+  }),
+  route({
+    method: 'POST', path: '/user_groups/create', auth: 'user', summary: 'Create a user group',
+    params: { name: str(), description: str(), members: json(Type.Array(Type.Integer())), subgroups: ids, ...readForm },
+    handler: async ({ app, realm, user, params }) => ({
+      group_id: await doCreateGroup(app, realm, user, {
+        name: params.name, description: params.description, members: params.members, subgroups: params.subgroups, settings: pick(params),
+      }),
+    }),
+  }),
+  route({
+    method: 'PATCH', path: '/user_groups/{user_group_id}', auth: 'user', summary: 'Update a user group',
+    params: { user_group_id: int(), name: str().optional(), description: str().optional(), deactivated: bool().optional(), ...updateForm },
+    handler: async ({ app, realm, user, params }) => {
+      await doUpdateGroup(app, realm, user, params.user_group_id, {
+        name: params.name, description: params.description, deactivated: params.deactivated, settings: pick(params),
+      });
+    },
+  }),
+  route({
+    method: 'POST', path: '/user_groups/{user_group_id}/deactivate', auth: 'user', summary: 'Deactivate a user group', params: { user_group_id: int() },
+    handler: async ({ app, realm, user, params }) => {
+      await doDeactivateGroup(app, realm, user, params.user_group_id);
+    },
+  }),
+  route({
+    method: 'POST', path: '/user_groups/{user_group_id}/members', auth: 'user', summary: 'Add or remove members',
+    params: { user_group_id: int(), add: ids, delete: ids },
+    handler: async ({ app, realm, user, params }) => {
+      await doChangeMembers(app, realm, user, params.user_group_id, params.add, params.delete);
+    },
+  }),
+  route({
+    method: 'GET', path: '/user_groups/{user_group_id}/members', auth: 'user', summary: 'Members of a user group',
+    params: { user_group_id: int(), direct_member_only: bool().default(false) },
+    handler: async ({ app, realm, params }) => ({ members: await accessGroupMembers(app, realm, params.user_group_id, params.direct_member_only) }),
+  }),
+  route({
+    method: 'GET', path: '/user_groups/{user_group_id}/members/{user_id}', auth: 'user', summary: 'Whether a user is a member',
+    params: { user_group_id: int(), user_id: int(), direct_member_only: bool().default(false) },
+    handler: async ({ app, realm, params }) => ({
+      is_user_group_member: (await accessGroupMembers(app, realm, params.user_group_id, params.direct_member_only)).includes(params.user_id),
+    }),
+  }),
+  route({
+    method: 'POST', path: '/user_groups/{user_group_id}/subgroups', auth: 'user', summary: 'Add or remove subgroups',
+    params: { user_group_id: int(), add: ids, delete: ids },
+    handler: async ({ app, realm, user, params }) => {
+      await doChangeSubgroups(app, realm, user, params.user_group_id, params.add, params.delete);
+    },
+  }),
+  route({
+    method: 'GET', path: '/user_groups/{user_group_id}/subgroups', auth: 'user', summary: 'Subgroups of a user group',
+    params: { user_group_id: int(), direct_subgroup_only: bool().default(false) },
+    handler: async ({ app, realm, params }) => ({ subgroups: await accessGroupSubgroups(app, realm, params.user_group_id, params.direct_subgroup_only) }),
+  }),
+];
