@@ -123,3 +123,21 @@ test('deactivation: refused while in use, events per capability, reactivation', 
   assert.ok((await server.as('hamlet').get('/user_groups')).body.user_groups.some((g: { id: number }) => g.id === user));
   assert.equal((await server.as('hamlet').post(`/user_groups/${used}/deactivate`, {})).status, 400, 'in use again after reactivation');
 });
+
+test('group mentions mention members, as can_mention_group allows', async () => {
+  const name = `Actors ${++n}`;
+  const open = await server.as('hamlet').post('/user_groups/create', { name, description: '', members: [server.users.cordelia.id], can_mention_group: system['role:everyone'] });
+  const closed = await server.as('hamlet').post('/user_groups/create', { name: `Closed ${n}`, description: '', members: [server.users.cordelia.id], can_mention_group: system['role:nobody'] });
+  assert.equal(open.status, 200);
+  assert.equal(closed.status, 200);
+  await server.as('shiva').post('/users/me/subscriptions', { subscriptions: [{ name: 'Stage' }], principals: [server.users.shiva.id, server.users.cordelia.id] });
+  const sent = await server.as('shiva').post('/messages', { type: 'stream', to: 'Stage', topic: 'cast', content: `Hello @*${name}*` });
+  assert.equal(sent.status, 200, sent.text);
+  const msg = await server.as('cordelia').get(`/messages/${sent.body.id}`);
+  assert.ok(msg.body.message.flags.includes('mentioned'));
+  assert.match(msg.body.message.content, /user-group-mention/);
+  const refused = await server.as('shiva').post('/messages', { type: 'stream', to: 'Stage', topic: 'cast', content: `Hello @*Closed ${n}*` });
+  assert.equal(refused.body.msg, `You are not allowed to mention user group 'Closed ${n}'.`);
+  const silent = await server.as('shiva').post('/messages', { type: 'stream', to: 'Stage', topic: 'cast', content: `Hello @_*Closed ${n}*` });
+  assert.equal(silent.status, 200, 'silent mentions need no permission');
+});

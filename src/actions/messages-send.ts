@@ -8,7 +8,8 @@ import { holdsGroupSetting } from '../permissions/groups.js';
 import { realmSettings } from '../state/realm.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, SERVER_LIMITS } from '../state/realm-data.js';
 import type { Tx } from '../store/db.js';
-import { groupsOfUser, systemGroupIds } from '../store/groups.js';
+import { groupMemberIds, groupsOfUser, systemGroupIds } from '../store/groups.js';
+import { findUserGroup, listUserGroups } from '../store/user-groups.js';
 import { dmRecipient, FLAG_BITS, flagNames, insertMessage, streamRecipient, topicExists, type Message } from '../store/messages.js';
 import type { Realm } from '../store/realms.js';
 import { findStream, findStreamByName, listStreams, updateStream, type Stream } from '../store/streams.js';
@@ -85,10 +86,28 @@ async function renderContext(tx: Tx, realm: Realm, content: string): Promise<Ren
       if (c.ids.includes(u.id)) ctx.usersById.set(u.id, { id: u.id, fullName: u.fullName });
     }
   }
+  if (c.groups.length) {
+    for (const g of await listUserGroups(tx, realm.id)) {
+      if (!g.deactivated && c.groups.includes(g.name.toLowerCase())) ctx.groupsByName.set(g.name.toLowerCase(), { id: g.id, name: g.name });
+    }
+  }
   if (c.channels.length) {
     for (const s of await listStreams(tx, realm.id)) if (c.channels.includes(s.name.toLowerCase())) ctx.channelsByName.set(s.name.toLowerCase(), { id: s.id, name: s.name });
   }
   return ctx;
+}
+
+// A group may be mentioned by the users its can_mention_group allows; its members (through subgroups too) are
+// then mentioned.
+async function checkGroupMentions(tx: Tx, realm: Realm, v: Viewer, groupIds: Set<number>, systemGroups: Map<string, number>): Promise<Set<number>> {
+  const mentioned = new Set<number>();
+  for (const id of groupIds) {
+    const g = (await findUserGroup(tx, realm.id, id))!;
+    const allowed = g.settings.can_mention_group ?? (g.isSystemGroup ? systemGroups.get('role:nobody')! : systemGroups.get('role:everyone')!);
+    if (!inGroupSetting(v, allowed)) throw new ApiError(`You are not allowed to mention user group '${g.name}'.`);
+    for (const userId of await groupMemberIds(tx, [id])) mentioned.add(userId);
+  }
+  return mentioned;
 }
 
 export async function doSendMessage(app: App, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
@@ -138,6 +157,7 @@ export async function doSendMessage(app: App, realm: Realm, sender: User, input:
     if (rendered.streamWildcard && stream && recipients.length > 15 && !inGroupSetting(v, realmGroupValue(realm, 'can_mention_many_users_group', systemGroups))) {
       throw new ApiError('You do not have permission to use channel wildcard mentions in this channel.', 'STREAM_WILDCARD_MENTION_NOT_ALLOWED');
     }
+    const groupMentioned = await checkGroupMentions(tx, realm, v, rendered.mentionedGroupIds, systemGroups);
     const recipientSet = new Set(recipients);
     if (!recipientSet.has(sender.id)) recipients.push(sender.id); // the sender always has a row, e.g. posting unsubscribed
     const now = Math.floor(Date.now() / 1000);
@@ -148,7 +168,7 @@ export async function doSendMessage(app: App, realm: Realm, sender: User, input:
     };
     const flagsFor = (userId: number) =>
       (userId === sender.id && input.readBySender !== false ? FLAG_BITS.read : 0) |
-      (rendered.mentionedUserIds.has(userId) ? FLAG_BITS.mentioned : 0) |
+      (rendered.mentionedUserIds.has(userId) || groupMentioned.has(userId) ? FLAG_BITS.mentioned : 0) |
       (rendered.streamWildcard ? FLAG_BITS.stream_wildcard_mentioned : 0) |
       (rendered.topicWildcard ? FLAG_BITS.topic_wildcard_mentioned : 0) |
       (userId === sender.id && !recipientSet.has(sender.id) ? FLAG_BITS.historical : 0);
