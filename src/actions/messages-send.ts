@@ -17,7 +17,7 @@ import { findSubscription, subscriberIds } from '../store/subscriptions.js';
 import { findUsers, findUsersByEmails, listUsers, type User } from '../store/users.js';
 import { formatMessage } from '../format/messages.js';
 import { realmGroupValue } from './channels.js';
-import { inTransaction } from './transaction.js';
+import { inTransaction, type Emit } from './transaction.js';
 
 export interface SendInput {
   type: 'stream' | 'private';
@@ -111,85 +111,90 @@ async function checkGroupMentions(tx: Tx, realm: Realm, v: Viewer, groupIds: Set
 }
 
 export async function doSendMessage(app: App, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
-  const content = checkContent(input.content);
-  return inTransaction(app, async (tx, emit) => {
-    const v: Viewer = { user: sender, groups: await groupsOfUser(tx, sender.id) };
-    const systemGroups = await systemGroupIds(tx, realm.id);
-    const settings = realmSettings(realm);
-    let stream: Stream | null = null;
-    let topic = '';
-    let recipientId: number;
-    let recipients: number[];
-    if (input.type === 'stream') {
-      stream = await accessChannelForSending(tx, realm, v, parseChannelTarget(input.to));
-      if (input.topic === undefined) throw new ApiError("Missing 'topic' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'topic' });
-      topic = checkTopic(input.topic);
-      const policy = stream.topicsPolicy === 'inherit' ? String(settings.topics_policy) : stream.topicsPolicy;
-      if (topic === '' && policy === 'disable_empty_topic') throw new ApiError('Sending messages to the general chat is not allowed in this channel.');
-      if (topic !== '' && policy === 'empty_topic_only') throw new ApiError('Only the general chat topic is allowed in this channel.');
-      if (!(await topicExists(tx, stream.id, topic)) && !inGroupSetting(v, stream.groups.can_create_topic_group)) {
-        throw new ApiError('You do not have permission to create new topics in this channel.');
-      }
-      recipientId = await streamRecipient(tx, realm.id, stream.id);
-      recipients = (await subscriberIds(tx, [stream.id])).get(stream.id)!;
-    } else {
-      const targets = parseDmTargets(input.to);
-      const ids = targets.filter((t): t is number => typeof t === 'number');
-      const emails = targets.filter((t): t is string => typeof t === 'string');
-      const users = [...(await findUsers(tx, realm.id, ids)), ...(await findUsersByEmails(tx, realm.id, emails))];
-      for (const id of ids) if (!users.some((u) => u.id === id)) throw new ApiError(`Invalid user ID ${id}`);
-      for (const e of emails) if (!users.some((u) => u.email.toLowerCase() === e.toLowerCase())) throw new ApiError(`Invalid email '${e}'`);
-      const inactive = users.find((u) => !u.isActive);
-      if (inactive) throw new ApiError(`'${inactive.email}' is no longer using Zulip.`);
-      const others = users.filter((u) => u.id !== sender.id);
-      const dmGroup = realmGroupValue(realm, 'direct_message_permission_group', systemGroups);
-      if (others.length && !inGroupSetting(v, dmGroup)) {
-        for (const o of others) {
-          if (!holdsGroupSetting(dmGroup, o.id, await groupsOfUser(tx, o.id))) throw new ApiError('You do not have permission to send direct messages to this recipient.');
-        }
-      }
-      recipients = [...new Set([sender.id, ...users.map((u) => u.id)])];
-      recipientId = await dmRecipient(tx, realm.id, recipients);
-    }
-
-    const ctx = await renderContext(tx, realm, content);
-    const rendered = renderMessage(content, ctx);
-    if (rendered.streamWildcard && stream && recipients.length > 15 && !inGroupSetting(v, realmGroupValue(realm, 'can_mention_many_users_group', systemGroups))) {
-      throw new ApiError('You do not have permission to use channel wildcard mentions in this channel.', 'STREAM_WILDCARD_MENTION_NOT_ALLOWED');
-    }
-    const groupMentioned = await checkGroupMentions(tx, realm, v, rendered.mentionedGroupIds, systemGroups);
-    const recipientSet = new Set(recipients);
-    if (!recipientSet.has(sender.id)) recipients.push(sender.id); // the sender always has a row, e.g. posting unsubscribed
-    const now = Math.floor(Date.now() / 1000);
-    const message: Omit<Message, 'id'> = {
-      realmId: realm.id, senderId: sender.id, recipientId, streamId: stream?.id ?? null, topic, content,
-      renderedContent: rendered.html, dateSent: now, client: input.client ?? 'API', lastEditTime: null, lastMovedTime: null,
-      editHistory: null, hasLink: rendered.hasLink, hasImage: rendered.hasImage, hasAttachment: /\/user_uploads\//.test(content), isMeMessage: rendered.isMeMessage,
-    };
-    const flagsFor = (userId: number) =>
-      (userId === sender.id && input.readBySender !== false ? FLAG_BITS.read : 0) |
-      (rendered.mentionedUserIds.has(userId) || groupMentioned.has(userId) ? FLAG_BITS.mentioned : 0) |
-      (rendered.streamWildcard ? FLAG_BITS.stream_wildcard_mentioned : 0) |
-      (rendered.topicWildcard ? FLAG_BITS.topic_wildcard_mentioned : 0) |
-      (userId === sender.id && !recipientSet.has(sender.id) ? FLAG_BITS.historical : 0);
-    const rows = recipients.map((userId) => ({ userId, flags: flagsFor(userId) }));
-    const id = await insertMessage(tx, message, rows);
-    if (stream && stream.firstMessageId === null) await updateStream(tx, stream.id, { firstMessageId: id });
-
-    const lookups = {
-      realm,
-      users: new Map([[sender.id, sender], ...(stream ? [] : (await findUsers(tx, realm.id, recipients)).map((u) => [u.id, u] as const))]),
-      streamNames: new Map(stream ? [[stream.id, stream.name]] : []),
-      dmMembers: new Map(stream ? [] : [[recipientId, [...recipients].sort((a, b) => a - b)]]),
-    };
-    const formatted = formatMessage({ ...message, id }, lookups, { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true });
-    emit(realm.id, {
-      type: 'message',
-      message: formatted,
-      _raw_content: content,
-      ...(input.queueId ? { _sender_queue_id: input.queueId, _local_id: input.localId } : {}),
-      ...(stream && !stream.inviteOnly ? { _public_channel: true } : {}),
-    }, rows.map((r) => ({ id: r.userId, flags: flagNames(r.flags) })));
-    return { id };
-  });
+  return inTransaction(app, (tx, emit) => sendMessageInTx(tx, emit, realm, sender, input));
 }
+
+// The send path inside a caller's transaction, so that work tied to the send (marking a scheduled message
+// delivered) commits or rolls back with it.
+export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
+  const content = checkContent(input.content);
+  const v: Viewer = { user: sender, groups: await groupsOfUser(tx, sender.id) };
+  const systemGroups = await systemGroupIds(tx, realm.id);
+  const settings = realmSettings(realm);
+  let stream: Stream | null = null;
+  let topic = '';
+  let recipientId: number;
+  let recipients: number[];
+  if (input.type === 'stream') {
+    stream = await accessChannelForSending(tx, realm, v, parseChannelTarget(input.to));
+    if (input.topic === undefined) throw new ApiError("Missing 'topic' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'topic' });
+    topic = checkTopic(input.topic);
+    const policy = stream.topicsPolicy === 'inherit' ? String(settings.topics_policy) : stream.topicsPolicy;
+    if (topic === '' && policy === 'disable_empty_topic') throw new ApiError('Sending messages to the general chat is not allowed in this channel.');
+    if (topic !== '' && policy === 'empty_topic_only') throw new ApiError('Only the general chat topic is allowed in this channel.');
+    if (!(await topicExists(tx, stream.id, topic)) && !inGroupSetting(v, stream.groups.can_create_topic_group)) {
+      throw new ApiError('You do not have permission to create new topics in this channel.');
+    }
+    recipientId = await streamRecipient(tx, realm.id, stream.id);
+    recipients = (await subscriberIds(tx, [stream.id])).get(stream.id)!;
+  } else {
+    const targets = parseDmTargets(input.to);
+    const ids = targets.filter((t): t is number => typeof t === 'number');
+    const emails = targets.filter((t): t is string => typeof t === 'string');
+    const users = [...(await findUsers(tx, realm.id, ids)), ...(await findUsersByEmails(tx, realm.id, emails))];
+    for (const id of ids) if (!users.some((u) => u.id === id)) throw new ApiError(`Invalid user ID ${id}`);
+    for (const e of emails) if (!users.some((u) => u.email.toLowerCase() === e.toLowerCase())) throw new ApiError(`Invalid email '${e}'`);
+    const inactive = users.find((u) => !u.isActive);
+    if (inactive) throw new ApiError(`'${inactive.email}' is no longer using Zulip.`);
+    const others = users.filter((u) => u.id !== sender.id);
+    const dmGroup = realmGroupValue(realm, 'direct_message_permission_group', systemGroups);
+    if (others.length && !inGroupSetting(v, dmGroup)) {
+      for (const o of others) {
+        if (!holdsGroupSetting(dmGroup, o.id, await groupsOfUser(tx, o.id))) throw new ApiError('You do not have permission to send direct messages to this recipient.');
+      }
+    }
+    recipients = [...new Set([sender.id, ...users.map((u) => u.id)])];
+    recipientId = await dmRecipient(tx, realm.id, recipients);
+  }
+
+  const ctx = await renderContext(tx, realm, content);
+  const rendered = renderMessage(content, ctx);
+  if (rendered.streamWildcard && stream && recipients.length > 15 && !inGroupSetting(v, realmGroupValue(realm, 'can_mention_many_users_group', systemGroups))) {
+    throw new ApiError('You do not have permission to use channel wildcard mentions in this channel.', 'STREAM_WILDCARD_MENTION_NOT_ALLOWED');
+  }
+  const groupMentioned = await checkGroupMentions(tx, realm, v, rendered.mentionedGroupIds, systemGroups);
+  const recipientSet = new Set(recipients);
+  if (!recipientSet.has(sender.id)) recipients.push(sender.id); // the sender always has a row, e.g. posting unsubscribed
+  const now = Math.floor(Date.now() / 1000);
+  const message: Omit<Message, 'id'> = {
+    realmId: realm.id, senderId: sender.id, recipientId, streamId: stream?.id ?? null, topic, content,
+    renderedContent: rendered.html, dateSent: now, client: input.client ?? 'API', lastEditTime: null, lastMovedTime: null,
+    editHistory: null, hasLink: rendered.hasLink, hasImage: rendered.hasImage, hasAttachment: /\/user_uploads\//.test(content), isMeMessage: rendered.isMeMessage,
+  };
+  const flagsFor = (userId: number) =>
+    (userId === sender.id && input.readBySender !== false ? FLAG_BITS.read : 0) |
+    (rendered.mentionedUserIds.has(userId) || groupMentioned.has(userId) ? FLAG_BITS.mentioned : 0) |
+    (rendered.streamWildcard ? FLAG_BITS.stream_wildcard_mentioned : 0) |
+    (rendered.topicWildcard ? FLAG_BITS.topic_wildcard_mentioned : 0) |
+    (userId === sender.id && !recipientSet.has(sender.id) ? FLAG_BITS.historical : 0);
+  const rows = recipients.map((userId) => ({ userId, flags: flagsFor(userId) }));
+  const id = await insertMessage(tx, message, rows);
+  if (stream && stream.firstMessageId === null) await updateStream(tx, stream.id, { firstMessageId: id });
+
+  const lookups = {
+    realm,
+    users: new Map([[sender.id, sender], ...(stream ? [] : (await findUsers(tx, realm.id, recipients)).map((u) => [u.id, u] as const))]),
+    streamNames: new Map(stream ? [[stream.id, stream.name]] : []),
+    dmMembers: new Map(stream ? [] : [[recipientId, [...recipients].sort((a, b) => a - b)]]),
+  };
+  const formatted = formatMessage({ ...message, id }, lookups, { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true });
+  emit(realm.id, {
+    type: 'message',
+    message: formatted,
+    _raw_content: content,
+    ...(input.queueId ? { _sender_queue_id: input.queueId, _local_id: input.localId } : {}),
+    ...(stream && !stream.inviteOnly ? { _public_channel: true } : {}),
+  }, rows.map((r) => ({ id: r.userId, flags: flagNames(r.flags) })));
+  return { id };
+}
+
