@@ -47,7 +47,11 @@ async function serve(args: string[]): Promise<number> {
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       running.app.log.info(`${signal}: finishing in-flight requests`);
-      running.close().then(resolve, (err) => {
+      // Connections still busy after the grace period are cut, so that the process can exit.
+      running.close().then(() => {
+        running.http.server.closeAllConnections();
+        resolve();
+      }, (err) => {
         running.app.log.error({ err }, 'shutdown failed');
         resolve();
       });

@@ -19,6 +19,7 @@ export interface Config {
   queueGcIntervalSeconds: number;
   maxQueueLength: number;
   eventLogPollMs: number;
+  scheduledPollMs: number;
 }
 
 interface Setting {
@@ -48,6 +49,7 @@ export const SETTINGS: Setting[] = [
   { key: 'queueGcIntervalSeconds', env: 'PARLANCE_QUEUE_GC_INTERVAL_SECONDS', kind: 'int', default: 60, help: 'how often idle event queues are looked for' },
   { key: 'maxQueueLength', env: 'PARLANCE_MAX_QUEUE_LENGTH', kind: 'int', default: 10000, help: 'events a queue may hold; a queue that overflows is collected' },
   { key: 'eventLogPollMs', env: 'PARLANCE_EVENT_LOG_POLL_MS', kind: 'int', default: 250, help: 'how often the event log is read for events written by other processes (CLI, other servers)' },
+  { key: 'scheduledPollMs', env: 'PARLANCE_SCHEDULED_POLL_MS', kind: 'int', default: 1000, help: 'how often due scheduled messages are looked for' },
 ];
 
 export function loadConfig(overrides: Partial<Record<keyof Config, string | number | undefined>> = {}, env = process.env): Config {

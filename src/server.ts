@@ -9,6 +9,7 @@ import { passwordHasher } from './lib/secrets.js';
 import { allRoutes } from './routes/index.js';
 import { openDatabase, type Database } from './store/db.js';
 import { EventSystem } from './events/system.js';
+import { deliverDueScheduled } from './actions/scheduled-messages.js';
 
 export interface Running {
   app: App;
@@ -43,6 +44,7 @@ export async function startServer(config: Config): Promise<Running> {
   app.events = events;
   app.eventsCommitted = (logged) => events.committed(logged);
   const http = await buildHttp(app, allRoutes());
+  const scheduled = startWorker(app, config.scheduledPollMs, deliverDueScheduled);
   // Parked long-polls would hold the close open: answer them first, and save every queue's position.
   http.addHook('preClose', async () => {
     await events.close();
@@ -54,8 +56,29 @@ export async function startServer(config: Config): Promise<Running> {
       // Stop accepting, let in-flight requests finish (bounded), then close the database.
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceSeconds * 1000).unref());
       await Promise.race([http.close(), grace]);
+      await scheduled.stop();
       app.limiter.close();
       await database.close();
     })());
   return { app, http, url: address, close };
+}
+
+// A periodic job that never overlaps itself; `stop` waits for a run in progress.
+function startWorker(app: App, everyMs: number, job: (app: App) => Promise<unknown>) {
+  let running: Promise<unknown> = Promise.resolve();
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    running = job(app)
+      .catch((err) => app.log.error({ err }, 'background job failed'))
+      .finally(() => (busy = false));
+  }, everyMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

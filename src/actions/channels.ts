@@ -11,7 +11,7 @@ import { SERVER_LIMITS, STREAM_PERMISSION_SETTINGS } from '../state/realm-data.j
 import type { Db, Tx } from '../store/db.js';
 import { groupsOfUser } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
-import { CHANNEL_GROUP_SETTINGS, findStream, findStreamByName, insertStream, type ChannelGroupSetting, type Stream } from '../store/streams.js';
+import { CHANNEL_GROUP_SETTINGS, channelFolderStatus, findStream, findStreamByName, insertStream, type ChannelGroupSetting, type Stream } from '../store/streams.js';
 import { findSubscription, subscriberIds } from '../store/subscriptions.js';
 import { listUsers, type User } from '../store/users.js';
 
@@ -118,6 +118,11 @@ export async function checkNewChannel(tx: Tx, realm: Realm, v: Viewer, input: Ne
   const retention = checkRetentionDays(input.messageRetentionDays);
   if (retention !== undefined && retention !== null && v.user.role > 100) {
     throw new ApiError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL');
+  }
+  if (input.folderId !== undefined && input.folderId !== null) {
+    const folder = await channelFolderStatus(tx, realm.id, input.folderId);
+    if (!folder) throw new ApiError('Invalid channel folder ID');
+    if (folder.isArchived) throw new ApiError('Channel folder is archived.');
   }
   const groups = {} as Record<ChannelGroupSetting, GroupSettingValue>;
   for (const name of CHANNEL_GROUP_SETTINGS) {

@@ -10,7 +10,11 @@ import type { Realm } from '../store/realms.js';
 import { findStream, findStreamByName, listStreams, type Stream } from '../store/streams.js';
 import { subscriptionsOfUser } from '../store/subscriptions.js';
 import { findUser, findUserByEmail, findUsers, type User } from '../store/users.js';
-import { formatMessage, type MessageFlavour } from '../format/messages.js';
+import { displayTopic, formatMessage, type MessageFlavour } from '../format/messages.js';
+import { searchFields } from '../format/search-highlight.js';
+import { searchStems } from '../store/search.js';
+import { reactionsForMessages } from './reactions.js';
+import { topicLinker } from './linkifiers.js';
 
 export type RawTerm = { operator: string; operand: unknown; negated: boolean };
 
@@ -60,7 +64,7 @@ export async function resolveNarrow(db: Db, realm: Realm, reader: Reader, raw: R
         const s = typeof operand === 'number' || (typeof operand === 'string' && /^\d+$/.test(operand))
           ? await findStream(db, realm.id, Number(operand))
           : typeof operand === 'string' ? await findStreamByName(db, realm.id, operand) : undefined;
-        if (!s || !hasMetadataAccess(reader.viewer, s, reader.subs.get(s.id) as never)) throw bad('unknown channel');
+        if (!s || !hasMetadataAccess(reader.viewer, s, reader.subs.get(s.id) as never)) throw bad(`unknown channel ${String(operand)}`);
         terms.push({ op: 'channel', streamId: s.id, negated });
         if (!negated && historyReadable(reader, s)) scope = { kind: 'channels', streamIds: [s.id] };
         break;
@@ -80,7 +84,7 @@ export async function resolveNarrow(db: Db, realm: Realm, reader: Reader, raw: R
         break;
       case 'sender': {
         const u = await userByOperand(db, realm, operand);
-        if (!u) throw bad('unknown user');
+        if (!u) throw bad(`unknown user ${String(operand)}`);
         terms.push({ op: 'sender', userId: u.id, negated });
         break;
       }
@@ -90,7 +94,7 @@ export async function resolveNarrow(db: Db, realm: Realm, reader: Reader, raw: R
         const users: User[] = [];
         for (const item of list) {
           const u = await userByOperand(db, realm, item);
-          if (!u) throw bad('unknown user');
+          if (!u) throw bad(`unknown user in ${String(operand)}`);
           users.push(u);
         }
         terms.push({ op: 'dm', recipientId: await findDmRecipient(db, [me.id, ...users.map((u) => u.id)]), negated });
@@ -99,7 +103,7 @@ export async function resolveNarrow(db: Db, realm: Realm, reader: Reader, raw: R
       case 'dm-including':
       case 'group-pm-with': {
         const u = await userByOperand(db, realm, operand);
-        if (!u) throw bad('unknown user');
+        if (!u) throw bad(`unknown user ${String(operand)}`);
         terms.push({ op: 'dm-including', userId: u.id, negated });
         break;
       }
@@ -140,14 +144,15 @@ export async function formatMessages(db: Db, realm: Realm, user: User, messages:
   const users = new Map((await findUsers(db, realm.id, [...userIds])).map((u) => [u.id, u]));
   const streamIds = [...new Set(messages.filter((m) => m.streamId !== null).map((m) => m.streamId!))];
   const streamNames = new Map((await listStreams(db, realm.id)).filter((s) => streamIds.includes(s.id)).map((s) => [s.id, s.name]));
-  const lookups = { realm, users, streamNames, dmMembers: members };
+  const ids = messages.map((m) => m.id);
+  const lookups = { realm, users, streamNames, dmMembers: members, reactions: await reactionsForMessages(db, ids), topicLinks: await topicLinker(db, realm.id) };
   return messages.map((m) => ({
     ...formatMessage(m, lookups, flavour),
     flags: flags.has(m.id) ? flagNames(flags.get(m.id)!) : ['read', 'historical'],
   }));
 }
 
-export interface FetchInput extends MessageFlavour {
+export interface WindowInput {
   anchor: string;
   numBefore: number;
   numAfter: number;
@@ -155,33 +160,57 @@ export interface FetchInput extends MessageFlavour {
   narrow: RawTerm[];
 }
 
+export interface FetchInput extends WindowInput, MessageFlavour {}
+
 export const MAX_MESSAGES_PER_FETCH = 5000;
+// The anchor the reference server reports for `newest` (and `first_unread` with nothing unread); clients such
+// as zulip-terminal compare the reply's anchor with it.
+export const LARGER_THAN_MAX_MESSAGE_ID = 10_000_000_000_000_000;
+
+function parseAnchor(raw: string): number | 'first_unread' {
+  if (raw === 'newest') return LARGER_THAN_MAX_MESSAGE_ID;
+  if (raw === 'oldest') return 0;
+  if (raw === 'first_unread') return raw;
+  if (/^-?\d+$/.test(raw.trim())) return Math.min(Math.max(Number(raw), 0), LARGER_THAN_MAX_MESSAGE_ID);
+  throw new ApiError('Invalid anchor', 'BAD_REQUEST', 400, { var_name: 'anchor' });
+}
+
+// The ids of a narrow around an anchor, with what the reply tells about them. An anchor at either end fetches
+// only towards the other one.
+export async function narrowWindow(db: Db, realm: Realm, user: User, input: WindowInput) {
+  const reader = await readerOf(db, user);
+  const { terms, scope, near } = await resolveNarrow(db, realm, reader, input.narrow);
+  let anchor = parseAnchor(input.anchor);
+  if (anchor === 'first_unread') anchor = near ?? (await firstUnreadId(db, realm.id, user.id, terms)) ?? LARGER_THAN_MAX_MESSAGE_ID;
+  const toOldest = anchor === 0;
+  const toNewest = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
+  const w = await messageWindow(db, realm.id, user.id, scope, terms, anchor, toOldest ? 0 : input.numBefore, toNewest ? 0 : input.numAfter, input.includeAnchor);
+  return {
+    ids: w.ids,
+    terms,
+    found: { anchor, found_anchor: w.foundAnchor, found_oldest: toOldest || w.foundOldest, found_newest: toNewest || w.foundNewest },
+  };
+}
+
+// Search narrows highlight what matched, in match_content and match_subject (§4.10).
+function searchHighlights(terms: NegatableTerm[]): Set<string> | null {
+  const texts = terms.flatMap((t) => (t.op === 'search' && !t.negated ? [t.text] : []));
+  return texts.length ? searchStems(texts) : null;
+}
 
 export async function accessMessageWindow(app: App, realm: Realm, user: User, input: FetchInput) {
   if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) throw new ApiError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  const reader = await readerOf(app.db, user);
-  const { terms, scope, near } = await resolveNarrow(app.db, realm, reader, input.narrow);
-  let anchor: number;
-  let anchorKind = input.anchor;
-  if (anchorKind === 'newest') anchor = Number.MAX_SAFE_INTEGER;
-  else if (anchorKind === 'oldest') anchor = 0;
-  else if (anchorKind === 'first_unread') {
-    const first = await firstUnreadId(app.db, realm.id, user.id, terms);
-    anchor = first ?? Number.MAX_SAFE_INTEGER;
-    if (first === null) anchorKind = 'newest';
-  } else if (/^\d+$/.test(anchorKind)) anchor = Number(anchorKind);
-  else throw new ApiError(`Invalid anchor`, 'BAD_REQUEST', 400, { var_name: 'anchor' });
-  if (near !== undefined && input.anchor === 'first_unread') anchor = near;
-  const w = await messageWindow(app.db, realm.id, user.id, scope, terms, anchor, input.numBefore, input.numAfter, input.includeAnchor && anchorKind !== 'newest' && anchorKind !== 'oldest');
-  const messages = await formatMessages(app.db, realm, user, await findMessages(app.db, realm.id, w.ids), input);
-  return {
-    messages,
-    anchor: anchorKind === 'newest' ? (w.ids.at(-1) ?? anchor) : anchor,
-    found_anchor: w.foundAnchor,
-    found_oldest: anchorKind === 'oldest' || w.foundOldest,
-    found_newest: anchorKind === 'newest' || w.foundNewest,
-    history_limited: false,
-  };
+  const { ids, terms, found } = await narrowWindow(app.db, realm, user, input);
+  const rows = await findMessages(app.db, realm.id, ids);
+  let messages: Record<string, unknown>[] = await formatMessages(app.db, realm, user, rows, input);
+  const stems = searchHighlights(terms);
+  if (stems) {
+    messages = messages.map((m, i) => ({
+      ...m,
+      ...searchFields(rows[i].renderedContent, displayTopic(rows[i].topic, rows[i].streamId !== null, input.allowEmptyTopicName), stems),
+    }));
+  }
+  return { messages, ...found, history_limited: false };
 }
 
 // A message the caller may read: one they received, or one in a channel whose history they may read.
@@ -197,9 +226,11 @@ export async function accessMessage(db: Db, realm: Realm, user: User, id: number
   return { message, flags };
 }
 
+// GET /messages/matches_narrow: the search fields of each of these messages that match the narrow.
 export async function accessMatchingMessages(app: App, realm: Realm, user: User, ids: number[], narrow: RawTerm[]) {
   const reader = await readerOf(app.db, user);
   const { terms, scope } = await resolveNarrow(app.db, realm, reader, narrow);
-  const matching = await matchingIds(app.db, realm.id, user.id, scope, terms, ids);
-  return findMessages(app.db, realm.id, matching);
+  const matching = await findMessages(app.db, realm.id, await matchingIds(app.db, realm.id, user.id, scope, terms, ids));
+  const stems = searchHighlights(terms) ?? new Set<string>();
+  return Object.fromEntries(matching.map((m) => [m.id, searchFields(m.renderedContent, m.topic, stems)]));
 }

@@ -2,7 +2,7 @@
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
 import { codePointLength } from '../lib/text.js';
-import { mentionCandidates, renderMessage, type RenderContext } from '../markdown/message.js';
+import { mentionCandidates, renderMessage, renderTopicLinks, type RenderContext } from '../markdown/message.js';
 import { hasMetadataAccess, inGroupSetting, isGuest, type Viewer } from '../permissions/channels.js';
 import { holdsGroupSetting } from '../permissions/groups.js';
 import { realmSettings } from '../state/realm.js';
@@ -10,7 +10,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME, SERVER_LIMITS } from '../state/realm-data.js'
 import type { Tx } from '../store/db.js';
 import { groupMemberIds, groupsOfUser, systemGroupIds } from '../store/groups.js';
 import { findUserGroup, listUserGroups } from '../store/user-groups.js';
-import { dmRecipient, FLAG_BITS, flagNames, insertMessage, streamRecipient, topicExists, type Message } from '../store/messages.js';
+import { dmRecipient, FLAG_BITS, flagNames, insertMessage, streamRecipient, topicExists, topicSenderIds, type Message } from '../store/messages.js';
 import type { Realm } from '../store/realms.js';
 import { findStream, findStreamByName, listStreams, updateStream, type Stream } from '../store/streams.js';
 import { findSubscription, subscriberIds } from '../store/subscriptions.js';
@@ -18,6 +18,7 @@ import { findUsers, findUsersByEmails, listUsers, type User } from '../store/use
 import { formatMessage } from '../format/messages.js';
 import { realmGroupValue } from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
+import { renderExtras } from './linkifiers.js';
 
 export interface SendInput {
   type: 'stream' | 'private';
@@ -28,7 +29,13 @@ export interface SendInput {
   queueId?: string;
   readBySender?: boolean;
   client?: string;
+  // Sent by a system bot on the server's behalf (a message report): `to` is a channel id, and no permission or
+  // policy is checked.
+  system?: boolean;
 }
+
+// Wildcard mentions reaching more users than this need can_mention_many_users_group.
+export const WILDCARD_MENTION_THRESHOLD = 15;
 
 const truncate = (s: string, max: number, marker: string) => {
   const chars = [...s];
@@ -36,7 +43,7 @@ const truncate = (s: string, max: number, marker: string) => {
 };
 
 export function checkContent(raw: string): string {
-  const content = raw.replace(/\r\n?/g, '\n').trimEnd();
+  const content = raw.replace(/\r\n?/g, '\n').trimEnd().replace(/^\n+/, '');
   if (!content.trim()) throw new ApiError('Message must not be empty');
   return truncate(content, SERVER_LIMITS.max_message_length, '\n[message truncated]');
 }
@@ -57,6 +64,7 @@ function parseChannelTarget(to: unknown): number | string {
 
 function parseDmTargets(to: unknown): (number | string)[] {
   const list = Array.isArray(to) ? to : typeof to === 'number' ? [to] : typeof to === 'string' ? to.split(',').map((s) => s.trim()).filter(Boolean) : null;
+  if (Array.isArray(list) && !list.length) throw new ApiError('Message must have recipients');
   if (!list || !list.length || !list.every((x) => (typeof x === 'number' && Number.isInteger(x)) || typeof x === 'string')) {
     throw new ApiError('Invalid recipient list');
   }
@@ -76,9 +84,9 @@ async function accessChannelForSending(tx: Tx, realm: Realm, v: Viewer, to: numb
   return stream;
 }
 
-async function renderContext(tx: Tx, realm: Realm, content: string): Promise<RenderContext> {
+export async function renderContext(tx: Tx, realm: Realm, content: string): Promise<RenderContext> {
   const c = mentionCandidates(content);
-  const ctx: RenderContext = { usersByName: new Map(), usersById: new Map(), groupsByName: new Map(), channelsByName: new Map() };
+  const ctx: RenderContext = { usersByName: new Map(), usersById: new Map(), groupsByName: new Map(), channelsByName: new Map(), ...(await renderExtras(tx, realm.id, content)) };
   if (c.names.length || c.ids.length) {
     for (const u of (await listUsers(tx, realm.id)).filter((x) => x.isActive)) {
       const key = u.fullName.toLowerCase();
@@ -99,7 +107,7 @@ async function renderContext(tx: Tx, realm: Realm, content: string): Promise<Ren
 
 // A group may be mentioned by the users its can_mention_group allows; its members (through subgroups too) are
 // then mentioned.
-async function checkGroupMentions(tx: Tx, realm: Realm, v: Viewer, groupIds: Set<number>, systemGroups: Map<string, number>): Promise<Set<number>> {
+export async function checkGroupMentions(tx: Tx, realm: Realm, v: Viewer, groupIds: Set<number>, systemGroups: Map<string, number>): Promise<Set<number>> {
   const mentioned = new Set<number>();
   for (const id of groupIds) {
     const g = (await findUserGroup(tx, realm.id, id))!;
@@ -108,6 +116,15 @@ async function checkGroupMentions(tx: Tx, realm: Realm, v: Viewer, groupIds: Set
     for (const userId of await groupMemberIds(tx, [id])) mentioned.add(userId);
   }
   return mentioned;
+}
+
+async function checkTopicAllowed(tx: Tx, v: Viewer, stream: Stream, topic: string, realmPolicy: string): Promise<void> {
+  const policy = stream.topicsPolicy === 'inherit' ? realmPolicy : stream.topicsPolicy;
+  if (topic === '' && policy === 'disable_empty_topic') throw new ApiError('Sending messages to the general chat is not allowed in this channel.');
+  if (topic !== '' && policy === 'empty_topic_only') throw new ApiError('Only the general chat topic is allowed in this channel.');
+  if (!(await topicExists(tx, stream.id, topic)) && !inGroupSetting(v, stream.groups.can_create_topic_group)) {
+    throw new ApiError('You do not have permission to create new topics in this channel.');
+  }
 }
 
 export async function doSendMessage(app: App, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
@@ -126,15 +143,10 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
   let recipientId: number;
   let recipients: number[];
   if (input.type === 'stream') {
-    stream = await accessChannelForSending(tx, realm, v, parseChannelTarget(input.to));
-    if (input.topic === undefined) throw new ApiError("Missing 'topic' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'topic' });
+    if (input.topic === undefined) throw new ApiError('Missing topic');
+    stream = input.system ? (await findStream(tx, realm.id, Number(input.to)))! : await accessChannelForSending(tx, realm, v, parseChannelTarget(input.to));
     topic = checkTopic(input.topic);
-    const policy = stream.topicsPolicy === 'inherit' ? String(settings.topics_policy) : stream.topicsPolicy;
-    if (topic === '' && policy === 'disable_empty_topic') throw new ApiError('Sending messages to the general chat is not allowed in this channel.');
-    if (topic !== '' && policy === 'empty_topic_only') throw new ApiError('Only the general chat topic is allowed in this channel.');
-    if (!(await topicExists(tx, stream.id, topic)) && !inGroupSetting(v, stream.groups.can_create_topic_group)) {
-      throw new ApiError('You do not have permission to create new topics in this channel.');
-    }
+    if (!input.system) await checkTopicAllowed(tx, v, stream, topic, String(settings.topics_policy));
     recipientId = await streamRecipient(tx, realm.id, stream.id);
     recipients = (await subscriberIds(tx, [stream.id])).get(stream.id)!;
   } else {
@@ -159,10 +171,16 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
 
   const ctx = await renderContext(tx, realm, content);
   const rendered = renderMessage(content, ctx);
-  if (rendered.streamWildcard && stream && recipients.length > 15 && !inGroupSetting(v, realmGroupValue(realm, 'can_mention_many_users_group', systemGroups))) {
+  // A topic wildcard mention reaches the topic's participants only, the sender among them.
+  const topicParticipants = rendered.topicWildcard && stream ? (await topicSenderIds(tx, stream.id, topic)).add(sender.id) : new Set<number>();
+  const mayMentionMany = input.system || inGroupSetting(v, realmGroupValue(realm, 'can_mention_many_users_group', systemGroups));
+  if (rendered.streamWildcard && stream && recipients.length > WILDCARD_MENTION_THRESHOLD && !mayMentionMany) {
     throw new ApiError('You do not have permission to use channel wildcard mentions in this channel.', 'STREAM_WILDCARD_MENTION_NOT_ALLOWED');
   }
-  const groupMentioned = await checkGroupMentions(tx, realm, v, rendered.mentionedGroupIds, systemGroups);
+  if (topicParticipants.size > WILDCARD_MENTION_THRESHOLD && !mayMentionMany) {
+    throw new ApiError('You do not have permission to use topic wildcard mentions in this topic.', 'TOPIC_WILDCARD_MENTION_NOT_ALLOWED');
+  }
+  const groupMentioned = input.system ? new Set<number>() : await checkGroupMentions(tx, realm, v, rendered.mentionedGroupIds, systemGroups);
   const recipientSet = new Set(recipients);
   if (!recipientSet.has(sender.id)) recipients.push(sender.id); // the sender always has a row, e.g. posting unsubscribed
   const now = Math.floor(Date.now() / 1000);
@@ -175,7 +193,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     (userId === sender.id && input.readBySender !== false ? FLAG_BITS.read : 0) |
     (rendered.mentionedUserIds.has(userId) || groupMentioned.has(userId) ? FLAG_BITS.mentioned : 0) |
     (rendered.streamWildcard ? FLAG_BITS.stream_wildcard_mentioned : 0) |
-    (rendered.topicWildcard ? FLAG_BITS.topic_wildcard_mentioned : 0) |
+    (topicParticipants.has(userId) ? FLAG_BITS.topic_wildcard_mentioned : 0) |
     (userId === sender.id && !recipientSet.has(sender.id) ? FLAG_BITS.historical : 0);
   const rows = recipients.map((userId) => ({ userId, flags: flagsFor(userId) }));
   const id = await insertMessage(tx, message, rows);
@@ -186,6 +204,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     users: new Map([[sender.id, sender], ...(stream ? [] : (await findUsers(tx, realm.id, recipients)).map((u) => [u.id, u] as const))]),
     streamNames: new Map(stream ? [[stream.id, stream.name]] : []),
     dmMembers: new Map(stream ? [] : [[recipientId, [...recipients].sort((a, b) => a - b)]]),
+    topicLinks: (t: string) => renderTopicLinks(t, ctx.linkifiers ?? []),
   };
   const formatted = formatMessage({ ...message, id }, lookups, { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true });
   emit(realm.id, {

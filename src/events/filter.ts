@@ -13,6 +13,11 @@ export function accepts(q: QueueOptions, event: Record<string, unknown>, flags: 
       return matchesNarrow(q.narrow, event.message as Record<string, unknown>, flags);
     case 'typing':
       return event.stream_id === undefined || !!caps.stream_typing_notifications;
+    case 'delete_message':
+      // A deletion of several messages also logs single-message copies (`_single`) for queues without
+      // bulk_message_deletion; a deletion of one is reshaped for them in reformat.
+      if (event._single) return !caps.bulk_message_deletion;
+      return !!caps.bulk_message_deletion || (event.message_ids as unknown[]).length === 1;
     case 'user_group':
       if (event.op === 'remove') return !caps.include_deactivated_groups;
       if (event.op === 'update' && (event.data as Record<string, unknown> | undefined)?.deactivated !== undefined) {
@@ -20,8 +25,18 @@ export function accepts(q: QueueOptions, event: Record<string, unknown>, flags: 
       }
       return true;
     case 'stream':
+      // Archiving is an is_archived update for clients that know archived channels, a delete/create for others.
       if (event.op === 'update' && event.property === 'is_archived') return !!caps.archived_channels;
+      if (event._for_archiving || event._for_unarchiving) return !caps.archived_channels;
       return true;
+    // Custom emoji changes come once per format: every emoji (`update`) or just the change (`add`, `edit`).
+    case 'realm_emoji':
+      return (event.op === 'update') !== !!caps.individual_emoji_changes;
+    // Linkifier templates reach only clients that read them; the others get the legacy format.
+    case 'realm_linkifiers':
+      return !!caps.linkifier_url_template;
+    case 'realm_filters':
+      return !caps.linkifier_url_template;
     default:
       return true;
   }
@@ -29,9 +44,12 @@ export function accepts(q: QueueOptions, event: Record<string, unknown>, flags: 
 
 const GRAVATAR = 'https://secure.gravatar.com/';
 
+// Channel topics carried by these events follow the empty_topic_name capability, as message subjects do.
+const TOPIC_FIELDS: Record<string, string[]> = { update_message: ['orig_subject', 'subject'], delete_message: ['topic'], typing: ['topic'] };
+
 // Per-flavour rewriting of an event, done once per flavour (see deliver in system.ts), not once per queue.
 export function flavourKey(q: QueueOptions): string {
-  return `${q.clientGravatar ? 1 : 0}${q.applyMarkdown ? 1 : 0}${q.capabilities.empty_topic_name ? 1 : 0}${q.capabilities.simplified_presence_events ? 1 : 0}`;
+  return `${q.clientGravatar ? 1 : 0}${q.applyMarkdown ? 1 : 0}${q.capabilities.empty_topic_name ? 1 : 0}${q.capabilities.simplified_presence_events ? 1 : 0}${q.capabilities.bulk_message_deletion ? 1 : 0}`;
 }
 
 // Events in the log may carry fields for the server only (names starting with `_`); clients never see them.
@@ -44,8 +62,16 @@ export function reformat(q: QueueOptions, event: Record<string, unknown>): Recor
       out.person = { ...person, avatar_url: null };
     }
   }
+  if (event.type === 'user_topic' && event.topic_name === '' && !q.capabilities.empty_topic_name) out.topic_name = EMPTY_TOPIC_DISPLAY_NAME;
   // With simplified_presence_events, presence changes come in the modern form (§2.8).
   if (event.type === 'presence' && q.capabilities.simplified_presence_events) return { type: 'presence', presences: event._presences };
+  if (event.type === 'delete_message' && Array.isArray(event.message_ids) && !q.capabilities.bulk_message_deletion) {
+    delete out.message_ids;
+    out.message_id = event.message_ids[0];
+  }
+  if (!q.capabilities.empty_topic_name) {
+    for (const k of TOPIC_FIELDS[event.type as string] ?? []) if (out[k] === '') out[k] = EMPTY_TOPIC_DISPLAY_NAME;
+  }
   if (event.type === 'message') {
     const message = { ...(event.message as Record<string, unknown>) };
     if (!q.applyMarkdown) {

@@ -11,6 +11,7 @@ export interface MessageLookups {
   streamNames: Map<number, string>;
   dmMembers: Map<number, number[]>; // recipient id → member ids
   reactions?: Map<number, Record<string, unknown>[]>;
+  topicLinks?: (topic: string) => { text: string; url: string }[];
 }
 
 export interface MessageFlavour {
@@ -41,7 +42,7 @@ export function formatMessage(m: Message, l: MessageLookups, f: MessageFlavour):
     timestamp: m.dateSent,
     client: m.client,
     subject: displayTopic(m.topic, isChannel, f.allowEmptyTopicName),
-    topic_links: [],
+    topic_links: isChannel && l.topicLinks ? l.topicLinks(m.topic) : [],
     is_me_message: m.isMeMessage,
     reactions: l.reactions?.get(m.id) ?? [],
     submessages: [],

@@ -28,16 +28,22 @@ export async function collectValues(req: FastifyRequest): Promise<RawValues> {
   for (const [k, v] of Object.entries((req.query ?? {}) as Record<string, unknown>)) putLast(values, k, v);
 
   if (req.isMultipart()) {
+    // The multipart parser streams parts instead of reading the body, so Fastify's body limit does not apply:
+    // enforce it here (declared length, and any field value cut short at the limit).
+    const tooLarge = () => new ApiError('Request body is too large', 'BAD_REQUEST', 413);
+    if (Number(req.headers['content-length'] ?? 0) > req.routeOptions.bodyLimit) throw tooLarge();
     try {
       for await (const part of req.parts()) {
         if (part.type === 'file') {
           const data = await part.toBuffer();
           files.push({ fieldname: part.fieldname, filename: part.filename, mimetype: part.mimetype, data });
-        } else values.set(part.fieldname, String(part.value));
+        } else if (part.valueTruncated) throw tooLarge();
+        else values.set(part.fieldname, String(part.value));
       }
     } catch (err) {
+      if (err instanceof ApiError) throw err;
       const status = (err as { statusCode?: number }).statusCode;
-      if (status === 413) throw new ApiError('Request body is too large', 'BAD_REQUEST', 413);
+      if (status === 413) throw tooLarge();
       throw new ApiError('Malformed multipart body', 'BAD_REQUEST', 400);
     }
   } else if (req.body instanceof URLSearchParams) {

@@ -53,9 +53,27 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
     },
   }) as unknown as FastifyInstance;
   http.server.headersTimeout = 30_000;
+  // Once shutting down, requests still in flight are answered with `Connection: close`, so that their kept-alive
+  // connections do not hold the close (and the process) open after the last response.
+  let closing = false;
+  http.addHook('preClose', async () => {
+    closing = true;
+  });
+  http.addHook('onSend', async (_req, reply) => {
+    if (closing) reply.header('Connection', 'close');
+  });
 
+  // Parameters may come in a body whatever the method, GET included.
+  http.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
   http.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, new URLSearchParams(body as string));
+  });
+  // An empty body that names a JSON type (some clients label every request so) carries no parameters.
+  const parseJson = http.getDefaultJsonParser('error', 'error');
+  http.removeContentTypeParser('application/json');
+  http.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body === '') done(null, undefined);
+    else parseJson(req, body as string, done);
   });
   await http.register(multipart, {
     limits: { fileSize: app.config.maxFileUploadMib * 1024 * 1024, fieldSize: bodyLimit, fields: 10_000, files: 20, parts: 10_020 },

@@ -62,3 +62,16 @@ export function canSeeSubscribers(v: Viewer, s: Stream, sub?: Subscription): boo
   if (s.inviteOnly) return subscribed(sub) || isRealmAdmin(v.user) || inGroupSetting(v, s.groups.can_administer_channel_group) || hasContentAccess(v, s, sub);
   return hasMetadataAccess(v, s, sub);
 }
+
+// Rule 4 of §2.2: changing these settings needs content access to the channel; the others need only metadata
+// access. The contract names neither can_resolve_topics_group (taken as content, like moving messages) nor
+// can_create_topic_group (taken as metadata, like can_send_message_group).
+export const SETTINGS_NEEDING_CONTENT_ACCESS: ReadonlySet<string> = new Set([
+  'can_add_subscribers_group',
+  'can_subscribe_group',
+  'can_delete_any_message_group',
+  'can_delete_own_message_group',
+  'can_move_messages_out_of_channel_group',
+  'can_move_messages_within_channel_group',
+  'can_resolve_topics_group',
+]);

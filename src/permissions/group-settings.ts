@@ -52,6 +52,7 @@ export async function checkGroupSetting(
     value = { direct_members: r.direct_members, direct_subgroups: r.direct_subgroups };
   } else throw new ApiError(`Invalid ${setting}`);
 
+  value = normalize(value, nobody);
   const groupIds = typeof value === 'number' ? [value] : value.direct_subgroups;
   const groups = await findGroups(db, realmId, groupIds);
   for (const id of groupIds) {
@@ -65,7 +66,6 @@ export async function checkGroupSetting(
     const bad = value.direct_members.find((id) => !active.has(id));
     if (bad !== undefined) throw new ApiError(`Invalid user ID: ${bad}`);
   }
-  value = normalize(value, nobody);
   const refuse = (name: string) => new ApiError(`'${setting}' setting cannot be set to '${name}' group.`);
   if (typeof value === 'number') {
     const g = groups.get(value)!;
@@ -80,9 +80,17 @@ export async function checkGroupSetting(
 }
 
 // The update form: `old`, when given, must equal the current value.
+export function isGroupSettingValue(v: unknown): v is GroupSettingValue {
+  if (typeof v === 'number') return Number.isInteger(v);
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  return [o.direct_members, o.direct_subgroups].every((list) => Array.isArray(list) && list.every(Number.isInteger));
+}
+
 export function checkExpected(setting: string, current: GroupSettingValue, old: unknown, nobody: number): void {
   if (old === undefined) return;
-  const expected = old as GroupSettingValue;
+  if (!isGroupSettingValue(old)) throw new ApiError(`Invalid ${setting}`);
+  const expected = old;
   if (!sameValue(current, expected, nobody)) {
     throw new ApiError(`'old' value does not match the expected value.`, 'EXPECTATION_MISMATCH', 400, { setting_name: setting });
   }

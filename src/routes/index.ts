@@ -12,6 +12,14 @@ import { presenceRoutes } from './presence.js';
 import { draftRoutes } from './drafts.js';
 import { snippetAndViewRoutes } from './snippets-views.js';
 import { userGroupRoutes } from './user-groups.js';
+import { scheduledMessageRoutes } from './scheduled-messages.js';
+import { userTopicRoutes } from './user-topics.js';
+import { channelFolderRoutes } from './channel-folders.js';
+import { realmRoutes } from './realm.js';
+import { messageEditRoutes } from './message-edit.js';
+import { reactionRoutes } from './reactions.js';
+import { realmEmojiRoutes } from './realm-emoji.js';
+import { linkifierRoutes } from './linkifiers.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -30,6 +38,14 @@ export function allRoutes(): AnyRoute[] {
     ...draftRoutes,
     ...snippetAndViewRoutes,
     ...userGroupRoutes,
+    ...scheduledMessageRoutes,
+    ...userTopicRoutes,
+    ...channelFolderRoutes,
+    ...realmRoutes,
+    ...messageEditRoutes,
+    ...reactionRoutes,
+    ...realmEmojiRoutes,
+    ...linkifierRoutes,
   );
   return routes;
 }

@@ -1,12 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import { doSendMessage } from '../actions/messages-send.js';
 import { accessMatchingMessages, accessMessage, accessMessageWindow, formatMessages, parseNarrow } from '../actions/messages-fetch.js';
-import { doUpdateFlags } from '../actions/message-flags.js';
+import { doUpdateFlags, doUpdateFlagsForNarrow } from '../actions/message-flags.js';
+import { doReportMessage, MAX_REPORT_DESCRIPTION_LENGTH } from '../actions/message-report.js';
+import { REPORT_MESSAGE_TYPES } from '../state/realm-data.js';
+import { realmUrl } from './server.js';
 import { bool, int, json, oneOf, str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { renderMessage } from '../markdown/message.js';
+import { renderExtras } from '../actions/linkifiers.js';
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const flagOp = oneOf(['add', 'remove'] as const);
 
 export const messageRoutes = [
   route({
@@ -86,21 +90,56 @@ export const messageRoutes = [
     auth: 'user',
     summary: 'Which of these messages match a narrow',
     params: { msg_ids: json(Type.Array(Type.Integer())), narrow: json(Type.Array(Type.Unknown())) },
-    handler: async ({ app, realm, user, params }) => {
-      const narrow = parseNarrow(params.narrow);
-      const matching = await accessMatchingMessages(app, realm, user, params.msg_ids, narrow);
-      return {
-        messages: Object.fromEntries(matching.map((m) => [m.id, { match_content: m.renderedContent, match_subject: escapeHtml(m.topic) }])),
-      };
-    },
+    handler: async ({ app, realm, user, params }) => ({
+      messages: await accessMatchingMessages(app, realm, user, params.msg_ids, parseNarrow(params.narrow)),
+    }),
   }),
   route({
     method: 'POST',
     path: '/messages/flags',
     auth: 'user',
     summary: 'Add or remove a flag on messages',
-    params: { messages: json(Type.Array(Type.Integer())), op: oneOf(['add', 'remove'] as const), flag: str() },
+    params: { messages: json(Type.Array(Type.Integer())), op: flagOp, flag: str() },
     handler: async ({ app, realm, user, params }) => ({ messages: await doUpdateFlags(app, realm, user, params.messages, params.op, params.flag) }),
+  }),
+  route({
+    method: 'POST',
+    path: '/messages/flags/narrow',
+    auth: 'user',
+    summary: 'Add or remove a flag on the messages of a narrow around an anchor',
+    params: {
+      anchor: str(),
+      include_anchor: bool().default(true),
+      num_before: int({ min: 0 }),
+      num_after: int({ min: 0 }),
+      narrow: json(Type.Array(Type.Unknown())).default([]),
+      op: flagOp,
+      flag: str(),
+    },
+    handler: ({ app, realm, user, params }) =>
+      doUpdateFlagsForNarrow(app, realm, user, {
+        anchor: params.anchor,
+        includeAnchor: params.include_anchor,
+        numBefore: params.num_before,
+        numAfter: params.num_after,
+        narrow: parseNarrow(params.narrow),
+        op: params.op,
+        flag: params.flag,
+      }),
+  }),
+  route({
+    method: 'POST',
+    path: '/messages/{message_id}/report',
+    auth: 'user',
+    summary: 'Report a message to the moderation request channel',
+    params: {
+      message_id: int(),
+      report_type: oneOf(REPORT_MESSAGE_TYPES.map((t) => t.key)),
+      description: str({ maxLength: MAX_REPORT_DESCRIPTION_LENGTH }).default(''),
+    },
+    handler: async ({ app, realm, user, params, req }) => {
+      await doReportMessage(app, realm, user, params.message_id, { reportType: params.report_type, description: params.description }, realmUrl(app, req, realm));
+    },
   }),
   route({
     method: 'POST',
@@ -108,8 +147,11 @@ export const messageRoutes = [
     auth: 'user',
     summary: 'Render Markdown as a message would be',
     params: { content: str() },
-    handler: ({ params }) => ({
-      rendered: renderMessage(params.content, { usersByName: new Map(), usersById: new Map(), groupsByName: new Map(), channelsByName: new Map() }).html,
+    handler: async ({ app, realm, params }) => ({
+      rendered: renderMessage(params.content, {
+        usersByName: new Map(), usersById: new Map(), groupsByName: new Map(), channelsByName: new Map(),
+        ...(await renderExtras(app.db, realm.id, params.content)),
+      }).html,
     }),
   }),
 ];

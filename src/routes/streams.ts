@@ -1,7 +1,10 @@
+import { Type } from '@sinclair/typebox';
+import { doArchiveChannel, doUpdateChannel, type GroupSettingUpdate } from '../actions/channel-edit.js';
 import { accessChannel, accessStreamList } from '../actions/subscriptions.js';
 import { ApiError } from '../http/errors.js';
-import { bool, int, str } from '../http/params.js';
+import { bool, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
+import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting } from '../store/streams.js';
 
 export const streamRoutes = [
   route({
@@ -61,4 +64,57 @@ export const streamRoutes = [
       return { subscribers };
     },
   }),
+  route({
+    method: 'PATCH',
+    path: '/streams/{stream_id}',
+    auth: 'user',
+    summary: 'Update a channel',
+    params: {
+      stream_id: int(),
+      description: str().optional(),
+      new_name: str().optional(),
+      is_private: bool().optional(),
+      is_web_public: bool().optional(),
+      history_public_to_subscribers: bool().optional(),
+      is_default_stream: bool().optional(),
+      message_retention_days: json(Type.Union([Type.String(), Type.Integer()]), { raw: true }).optional(),
+      is_archived: bool().optional(),
+      folder_id: json(Type.Union([Type.Integer(), Type.Null()])).optional(),
+      topics_policy: str().optional(),
+      ...groupSettingUpdates(),
+    },
+    handler: async ({ app, realm, user, params }) => {
+      const p = params as Record<string, unknown>;
+      await doUpdateChannel(app, realm, user, params.stream_id, {
+        description: params.description,
+        newName: params.new_name,
+        isPrivate: params.is_private,
+        isWebPublic: params.is_web_public,
+        historyPublicToSubscribers: params.history_public_to_subscribers,
+        isDefaultStream: params.is_default_stream,
+        messageRetentionDays: params.message_retention_days,
+        isArchived: params.is_archived,
+        folderId: params.folder_id,
+        topicsPolicy: params.topics_policy,
+        groupSettings: Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((n) => [n, p[n] as GroupSettingUpdate | undefined])) as Partial<Record<ChannelGroupSetting, GroupSettingUpdate>>,
+      });
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/streams/{stream_id}',
+    auth: 'user',
+    summary: 'Archive a channel',
+    params: { stream_id: int() },
+    handler: async ({ app, realm, user, params }) => {
+      await doArchiveChannel(app, realm, user, params.stream_id);
+    },
+  }),
 ];
+
+// The update form of a group setting (§2.1): {new, old?}, each value checked by the action. A function, so
+// that the declarations above may use it.
+function groupSettingUpdates() {
+  const update = json(Type.Object({ new: Type.Unknown(), old: Type.Optional(Type.Unknown()) })).optional();
+  return Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((name) => [name, update]));
+}

@@ -13,6 +13,12 @@ import { presenceData } from '../actions/presence.js';
 import { listDrafts } from '../store/drafts.js';
 import { listSnippets, listViews } from '../store/snippets-views.js';
 import { groupRecords } from '../actions/user-groups.js';
+import { formatScheduled } from '../actions/scheduled-messages.js';
+import { listScheduled } from '../store/scheduled-messages.js';
+import { mutedTopicsState, userTopicsState } from './user-topics.js';
+import { channelFoldersState } from '../actions/channel-folders.js';
+import { realmEmojiState } from '../actions/realm-emoji.js';
+import { linkifierState } from '../actions/linkifiers.js';
 
 export interface StateOptions {
   applyMarkdown: boolean;
@@ -64,7 +70,15 @@ const PRODUCERS: Record<string, Producer> = {
   saved_snippets: async (ctx) => ({ saved_snippets: ctx.user ? await listSnippets(ctx.db, ctx.user.id) : [] }),
   navigation_views: async (ctx) => ({ navigation_views: ctx.user ? await listViews(ctx.db, ctx.user.id) : [] }),
   realm_user_groups: async (ctx) => ({ realm_user_groups: await groupRecords(ctx.db, ctx.realm, !!ctx.options.capabilities.include_deactivated_groups) }),
-  default_streams: async (ctx) => ({ realm_default_streams: await defaultStreamsState(ctx.db, ctx.realm) }),
+  scheduled_messages: async (ctx) => ({ scheduled_messages: ctx.user ? (await listScheduled(ctx.db, ctx.user.id)).map(formatScheduled) : [] }),
+  // Guests are not offered default channels, as in the reference server.
+  default_streams: async (ctx) => ({ realm_default_streams: ctx.user && ctx.user.role !== 600 ? await defaultStreamsState(ctx.db, ctx.realm) : [] }),
+  user_topic: (ctx) => userTopicsState(ctx.db, ctx.user, ctx.options.capabilities),
+  muted_topics: (ctx) => mutedTopicsState(ctx.db, ctx.user, ctx.types),
+  channel_folders: (ctx) => channelFoldersState(ctx.db, ctx.realm, ctx.user),
+  realm_emoji: async (ctx) => ({ realm_emoji: await realmEmojiState(ctx.db, ctx.realm) }),
+  realm_linkifiers: (ctx) => linkifierState(ctx.db, ctx.realm, ctx.options.capabilities, false),
+  realm_filters: (ctx) => linkifierState(ctx.db, ctx.realm, ctx.options.capabilities, true),
 };
 
 // `types` null means every block. Unknown types are ignored, as the reference server does.

@@ -200,7 +200,7 @@ export function realmState(input: RealmStateInput): Record<string, unknown> {
   state.realm_url = realmUrl;
   state.realm_uri = realmUrl;
   state.realm_uuid = realmUuid(realm);
-  state.realm_bot_domain = new URL(realmUrl).host;
+  state.realm_bot_domain = realmUrl.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '');
   state.realm_date_created = realm.dateCreated;
   if (s.demo_organization_scheduled_deletion_date !== null) {
     state.demo_organization_scheduled_deletion_date = s.demo_organization_scheduled_deletion_date;

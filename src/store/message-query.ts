@@ -1,8 +1,9 @@
 // GET /messages and its relatives: a resolved narrow turned into one indexed query per side of the anchor.
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { Db } from './db.js';
-import { FLAG_BITS } from './messages.js';
+import type { Db, Dialect } from './db.js';
+import { FLAG_BITS, MAX_MESSAGE_ID } from './messages.js';
 import type { Schema } from './schema.js';
+import { dialectOf, searchCondition } from './search.js';
 
 export type Term =
   | { op: 'channel'; streamId: number }
@@ -25,11 +26,12 @@ type EB = ExpressionBuilder<Schema & { um: Schema['user_messages']; m: Schema['m
 
 const MENTION_BITS = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;
 
-function condition(eb: EB, t: Term): Expression<SqlBool> {
+function condition(eb: EB, t: Term, dialect: Dialect): Expression<SqlBool> {
   const flags = (bits: number) => sql<SqlBool>`(coalesce(um.flags, 0) & ${bits}) <> 0`;
   switch (t.op) {
     case 'channel':
-      return eb('m.stream_id', '=', t.streamId);
+      // Spelled so that direct messages (no stream_id) are false rather than unknown, and so match when negated.
+      return eb.and([eb('m.stream_id', 'is not', null), eb('m.stream_id', '=', t.streamId)]);
     case 'topic':
       return eb.and([eb('m.stream_id', 'is not', null), eb('m.topic_key', '=', t.topicKey)]);
     case 'sender':
@@ -60,12 +62,9 @@ function condition(eb: EB, t: Term): Expression<SqlBool> {
     case 'has':
       return eb(t.what === 'link' ? 'm.has_link' : t.what === 'image' ? 'm.has_image' : 'm.has_attachment', '=', 1);
     case 'id':
-      return eb('m.id', '=', t.messageId);
-    case 'search': {
-      const words = t.text.toLowerCase().split(/\s+/).filter(Boolean);
-      const escaped = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      return eb.and(words.map((w) => eb.or([sql<SqlBool>`lower(m.content) like ${escaped(w)} escape '\\'`, sql<SqlBool>`m.topic_key like ${escaped(w)} escape '\\'`])));
-    }
+      return t.messageId > 0 && t.messageId <= MAX_MESSAGE_ID ? eb('m.id', '=', t.messageId) : sql<SqlBool>`1 = 0`;
+    case 'search':
+      return searchCondition(dialect, t.text);
   }
   throw new Error('unreachable');
 }
@@ -85,7 +84,8 @@ function base(db: Db, realmId: number, userId: number, scope: Scope, terms: Nega
       : q.leftJoin('user_messages as um', (j) => j.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', userId));
   let w = joined.where('m.realm_id', '=', realmId);
   if (scope.kind === 'channels') w = scope.streamIds.length ? w.where('m.stream_id', 'in', scope.streamIds) : w.where(sql<SqlBool>`1 = 0`);
-  for (const t of terms) w = w.where((eb) => (t.negated ? eb.not(condition(eb as unknown as EB, t)) : condition(eb as unknown as EB, t)));
+  const dialect = dialectOf(db);
+  for (const t of terms) w = w.where((eb) => (t.negated ? eb.not(condition(eb as unknown as EB, t, dialect)) : condition(eb as unknown as EB, t, dialect)));
   return w;
 }
 
@@ -94,9 +94,12 @@ export async function messageWindow(
   anchor: number, numBefore: number, numAfter: number, includeAnchor: boolean,
 ): Promise<Window> {
   const q = () => base(db, realmId, userId, scope, terms).select('m.id');
-  const before = numBefore > 0 ? (await q().where('m.id', '<', anchor).orderBy('m.id', 'desc').limit(numBefore).execute()).map((r) => r.id).reverse() : [];
-  const at = includeAnchor ? await q().where('m.id', '=', anchor).executeTakeFirst() : undefined;
-  const after = numAfter > 0 ? (await q().where('m.id', '>', anchor).orderBy('m.id', 'asc').limit(numAfter).execute()).map((r) => r.id) : [];
+  // Ids are 32-bit integers on PostgreSQL, which refuses to compare them with a larger anchor (`newest`).
+  const beyond = anchor > MAX_MESSAGE_ID;
+  const below = (qb: ReturnType<typeof q>) => (beyond ? qb : qb.where('m.id', '<', anchor));
+  const before = numBefore > 0 ? (await below(q()).orderBy('m.id', 'desc').limit(numBefore).execute()).map((r) => r.id).reverse() : [];
+  const at = includeAnchor && !beyond ? await q().where('m.id', '=', anchor).executeTakeFirst() : undefined;
+  const after = numAfter > 0 && !beyond ? (await q().where('m.id', '>', anchor).orderBy('m.id', 'asc').limit(numAfter).execute()).map((r) => r.id) : [];
   return {
     ids: [...before, ...(at ? [at.id] : []), ...after],
     foundAnchor: !!at,
@@ -111,7 +114,8 @@ export async function firstUnreadId(db: Db, realmId: number, userId: number, ter
   return row?.id ?? null;
 }
 
-export async function matchingIds(db: Db, realmId: number, userId: number, scope: Scope, terms: NegatableTerm[], ids: number[]): Promise<number[]> {
+export async function matchingIds(db: Db, realmId: number, userId: number, scope: Scope, terms: NegatableTerm[], requested: number[]): Promise<number[]> {
+  const ids = requested.filter((id) => id > 0 && id <= MAX_MESSAGE_ID);
   if (!ids.length) return [];
   const rows = await base(db, realmId, userId, scope, terms).select('m.id').where('m.id', 'in', ids).execute();
   return rows.map((r) => r.id);

@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db, Tx } from './db.js';
 import type { MessageTable } from './schema.js';
+import { indexMessageText } from './search.js';
 
 // Per-user message flags, stored as bits of user_messages.flags.
 export const FLAG_BITS = {
@@ -118,6 +119,7 @@ export async function insertMessage(tx: Tx, m: NewMessage, recipients: { userId:
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await indexMessageText(tx, id, m.topic, m.content);
   for (let i = 0; i < recipients.length; i += 500) {
     await tx
       .insertInto('user_messages')
@@ -127,13 +129,20 @@ export async function insertMessage(tx: Tx, m: NewMessage, recipients: { userId:
   return id;
 }
 
-export async function findMessages(db: Db, realmId: number, ids: number[]): Promise<Message[]> {
+// Ids are 32-bit integers on PostgreSQL, which refuses to compare a column with a larger value; ids from
+// requests outside that range name no message.
+export const MAX_MESSAGE_ID = 2 ** 31 - 1;
+const storedIds = (ids: number[]) => ids.filter((id) => Number.isInteger(id) && id > 0 && id <= MAX_MESSAGE_ID);
+
+export async function findMessages(db: Db, realmId: number, requested: number[]): Promise<Message[]> {
+  const ids = storedIds(requested);
   if (!ids.length) return [];
   const rows = await db.selectFrom('messages').selectAll().where('realm_id', '=', realmId).where('id', 'in', ids).orderBy('id').execute();
   return rows.map(toMessage);
 }
 
-export async function userMessageFlags(db: Db, userId: number, messageIds: number[]): Promise<Map<number, number>> {
+export async function userMessageFlags(db: Db, userId: number, requested: number[]): Promise<Map<number, number>> {
+  const messageIds = storedIds(requested);
   if (!messageIds.length) return new Map();
   const rows = await db.selectFrom('user_messages').select(['message_id', 'flags']).where('user_id', '=', userId).where('message_id', 'in', messageIds).execute();
   return new Map(rows.map((r) => [r.message_id, r.flags]));
@@ -149,8 +158,15 @@ export async function topicExists(db: Db, streamId: number, topic: string): Prom
   return !!row;
 }
 
+// Who has posted in a topic: the users a topic wildcard mention (@**topic**) reaches.
+export async function topicSenderIds(db: Db, streamId: number, topic: string): Promise<Set<number>> {
+  const rows = await db.selectFrom('messages').select('sender_id').distinct().where('stream_id', '=', streamId).where('topic_key', '=', topicKey(topic)).execute();
+  return new Set(rows.map((r) => r.sender_id));
+}
+
 // Sets or clears one flag on the user's rows for these messages; returns the ids whose flag changed.
-export async function changeFlag(tx: Tx, userId: number, messageIds: number[], bit: number, add: boolean): Promise<number[]> {
+export async function changeFlag(tx: Tx, userId: number, requested: number[], bit: number, add: boolean): Promise<number[]> {
+  const messageIds = storedIds(requested);
   const changed: number[] = [];
   for (let i = 0; i < messageIds.length; i += 500) {
     const chunk = messageIds.slice(i, i + 500);

@@ -4,11 +4,15 @@ import { core } from './migrations/001-core.js';
 import { events } from './migrations/002-events.js';
 import { channels } from './migrations/003-channels.js';
 import { messages } from './migrations/004-messages.js';
+import { reactions } from './migrations/005-reactions.js';
+import { emojiAndLinkifiers } from './migrations/006-emoji-linkifiers.js';
 import { emailChanges } from './migrations/008-email-changes.js';
 import { presence } from './migrations/009-presence.js';
 import { drafts } from './migrations/010-drafts.js';
 import { snippetsAndViews } from './migrations/011-snippets-views.js';
 import { groupSettings } from './migrations/012-group-settings.js';
+import { scheduledMessages } from './migrations/013-scheduled-messages.js';
+import { search } from './migrations/007-search.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -16,11 +20,15 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '002-events': events,
   '003-channels': channels,
   '004-messages': messages,
+  '005-reactions': reactions,
+  '006-emoji-linkifiers': emojiAndLinkifiers,
   '008-email-changes': emailChanges,
   '009-presence': presence,
   '010-drafts': drafts,
   '011-snippets-views': snippetsAndViews,
   '012-group-settings': groupSettings,
+  '013-scheduled-messages': scheduledMessages,
+  '007-search': search,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

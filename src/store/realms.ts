@@ -66,3 +66,9 @@ export async function updateRealm(
   if (changes.passwordAuthEnabled !== undefined) values.password_auth_enabled = changes.passwordAuthEnabled ? 1 : 0;
   if (Object.keys(values).length) await db.updateTable('realms').set(values).where('id', '=', id).execute();
 }
+
+// Serialises read-modify-write changes of an organization's settings on PostgreSQL (SQLite writers are
+// serialised already, and it has no FOR UPDATE).
+export async function lockRealm(db: Db, dialect: 'sqlite' | 'postgres', id: number): Promise<void> {
+  if (dialect === 'postgres') await db.selectFrom('realms').select('id').where('id', '=', id).forUpdate().execute();
+}

@@ -220,7 +220,54 @@ export interface NavigationViewTable {
   name: string | null;
 }
 
+export interface ScheduledMessageTable {
+  id: Generated<number>;
+  realm_id: number;
+  sender_id: number;
+  type: string;
+  to: string;
+  topic: string;
+  content: string;
+  rendered_content: string;
+  scheduled_timestamp: number;
+  read_by_sender: number | null;
+  delivered: Generated<number>;
+  failed: Generated<number>;
+  failure_message: string | null;
+  delivered_message_id: number | null;
+}
+
+export interface ReactionTable {
+  id: Generated<number>;
+  message_id: number;
+  user_id: number;
+  emoji_name: string;
+  emoji_code: string;
+  reaction_type: string;
+}
+
+export interface RealmEmojiTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  author_id: number | null;
+  file_name: string;
+  deactivated: Generated<number>;
+}
+
+export interface LinkifierTable {
+  id: Generated<number>;
+  realm_id: number;
+  pattern: string;
+  url_template: string;
+  position: Generated<number>;
+}
+
 export interface Schema {
+  reactions: ReactionTable;
+  realm_emoji: RealmEmojiTable;
+  linkifiers: LinkifierTable;
+  scheduled_messages: ScheduledMessageTable;
   saved_snippets: SavedSnippetTable;
   navigation_views: NavigationViewTable;
   drafts: DraftTable;

@@ -132,3 +132,15 @@ export async function setDefaultStream(db: Db, realmId: number, streamId: number
   else await db.deleteFrom('default_streams').where('realm_id', '=', realmId).where('stream_id', '=', streamId).execute();
   return true;
 }
+
+// Rule 3 of §2.2: `empty_topic_only` needs every message of the channel in the empty topic.
+export async function hasMessagesOutsideEmptyTopic(db: Db, streamId: number): Promise<boolean> {
+  const row = await db.selectFrom('messages').select('id').where('stream_id', '=', streamId).where('topic', '<>', '').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+// Whether a channel folder of the organization exists, and whether it is archived.
+export async function channelFolderStatus(db: Db, realmId: number, folderId: number): Promise<{ isArchived: boolean } | undefined> {
+  const row = await db.selectFrom('channel_folders').select('is_archived').where('realm_id', '=', realmId).where('id', '=', folderId).executeTakeFirst();
+  return row && { isArchived: row.is_archived === 1 };
+}

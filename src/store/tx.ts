@@ -34,3 +34,20 @@ export async function readSnapshot<T>(db: Db, dialect: Dialect, fn: (tx: Tx) => 
     return { result: await fn(tx), logPosition };
   });
 }
+
+class Rollback extends Error {}
+
+// Runs `fn` in a transaction that is always rolled back: a dry run of a write, to validate it exactly as the
+// real one would be.
+export async function dryRun<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    await db.transaction().execute(async (tx) => {
+      result = await fn(tx);
+      throw new Rollback();
+    });
+  } catch (err) {
+    if (!(err instanceof Rollback)) throw err;
+  }
+  return result!;
+}

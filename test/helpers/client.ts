@@ -9,6 +9,15 @@ export interface Reply {
   headers: http.IncomingHttpHeaders;
   body: any;
   text: string;
+  method?: string; // of the request, for assertions that depend on the endpoint
+  path?: string;
+}
+
+export interface RequestOptions {
+  encoding?: Encoding;
+  headers?: Record<string, string>;
+  root?: boolean;
+  localAddress?: string;
 }
 
 export type ParamValue = string | number | boolean | object | null | undefined;
@@ -31,7 +40,9 @@ export class Client {
     return h;
   }
 
-  async request(method: string, path: string, params: Record<string, ParamValue> = {}, opts: { encoding?: Encoding; headers?: Record<string, string>; root?: boolean } = {}): Promise<Reply> {
+  // `localAddress` picks the loopback source address (127.0.0.2, …), so that one test process can stand for
+  // several clients of the per-IP limits.
+  async request(method: string, path: string, params: Record<string, ParamValue> = {}, opts: RequestOptions = {}): Promise<Reply> {
     // Paths are relative to /api/v1 unless `root` (or they already start with /api/ or are /health).
     const url = new URL(opts.root || path.startsWith('/api/') || path.startsWith('/health') ? path : `/api/v1${path}`, this.baseUrl);
     const entries = Object.entries(params).filter(([, v]) => v !== undefined && v !== null) as [string, ParamValue][];
@@ -51,26 +62,27 @@ export class Client {
       body = Buffer.from(await encoded.arrayBuffer());
       headers['content-type'] = encoded.headers.get('content-type')!;
     }
-    return send(method, url, headers, body);
+    return send(method, url, headers, body, opts.localAddress);
   }
 
-  get(path: string, params?: Record<string, ParamValue>, opts?: { encoding?: Encoding; root?: boolean }) {
+  get(path: string, params?: Record<string, ParamValue>, opts?: RequestOptions) {
     return this.request('GET', path, params, opts);
   }
-  post(path: string, params?: Record<string, ParamValue>, opts?: { encoding?: Encoding }) {
+  post(path: string, params?: Record<string, ParamValue>, opts?: RequestOptions) {
     return this.request('POST', path, params, opts);
   }
-  patch(path: string, params?: Record<string, ParamValue>, opts?: { encoding?: Encoding }) {
+  patch(path: string, params?: Record<string, ParamValue>, opts?: RequestOptions) {
     return this.request('PATCH', path, params, opts);
   }
-  delete(path: string, params?: Record<string, ParamValue>, opts?: { encoding?: Encoding }) {
+  delete(path: string, params?: Record<string, ParamValue>, opts?: RequestOptions) {
     return this.request('DELETE', path, params, opts);
   }
 }
 
-export function send(method: string, url: URL, headers: Record<string, string>, body?: Buffer | string): Promise<Reply> {
+export function send(method: string, url: URL, headers: Record<string, string>, body?: Buffer | string, localAddress?: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers: { ...headers, ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
+    const length = body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {};
+    const req = http.request(url, { method, localAddress, headers: { ...headers, ...length } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -81,7 +93,7 @@ export function send(method: string, url: URL, headers: Record<string, string>, 
         } catch {
           parsed = undefined;
         }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed, text });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed, text, method, path: url.pathname });
       });
       res.on('error', reject);
     });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config.js';
 import { openApp } from '../../src/server.js';
+import type { App } from '../../src/app.js';
 import { doCreateRealm } from '../../src/actions/realms.js';
 import { doCreateUser } from '../../src/actions/users.js';
 import { ROLE } from '../../src/store/users.js';
@@ -94,6 +95,19 @@ export class TestServer {
         owner: { email: 'king@lear.example.com', fullName: 'King Lear', password: PASSWORD },
       });
       this.users.lear = { id: other.owner.id, email: other.owner.email, apiKey: other.owner.apiKey, password: PASSWORD, fullName: 'King Lear', role: ROLE.owner };
+    } finally {
+      app.limiter.close();
+      await database.close();
+    }
+  }
+
+  // Opens this server's database in the test process (as the command-line tools do), for changes that have no
+  // API yet, such as deactivating a user or an organization.
+  async withApp<T>(fn: (app: App) => Promise<T>): Promise<T> {
+    const config = loadConfig({}, { ...this.childEnv, PARLANCE_PORT: '0' });
+    const { app, database } = await openApp({ ...config, logLevel: 'silent' });
+    try {
+      return await fn(app);
     } finally {
       app.limiter.close();
       await database.close();

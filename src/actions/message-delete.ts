@@ -1,0 +1,47 @@
+// DELETE /messages/{message_id}: permanently deleting a message, under the organization's and the channel's
+// deletion settings.
+import type { App } from '../app.js';
+import { ApiError } from '../http/errors.js';
+import { inGroupSetting, type Viewer } from '../permissions/channels.js';
+import { realmSettings } from '../state/realm.js';
+import type { Tx } from '../store/db.js';
+import { groupsOfUser, systemGroupIds } from '../store/groups.js';
+import { deleteMessages, lockMessage } from '../store/message-edits.js';
+import type { Message } from '../store/messages.js';
+import type { Realm } from '../store/realms.js';
+import type { Stream } from '../store/streams.js';
+import { findUser, type User } from '../store/users.js';
+import { holdsRealmSetting } from './channels.js';
+import { accessMessageForChange, emitDeletion, messageAudience, refreshFirstMessageId } from './message-audience.js';
+import { inTransaction } from './transaction.js';
+
+const NO_PERMISSION = "You don't have permission to delete this message";
+
+// Anyone in a can_delete_any_message_group deletes any message at any time; otherwise one's own messages (or
+// one's bots'), with can_delete_own_message_group of the organization or the channel, within the time limit.
+async function checkCanDelete(tx: Tx, realm: Realm, v: Viewer, message: Message, stream: Stream | null): Promise<void> {
+  const systemGroups = await systemGroupIds(tx, realm.id);
+  if (holdsRealmSetting(v, realm, 'can_delete_any_message_group', systemGroups)) return;
+  if (stream && inGroupSetting(v, stream.groups.can_delete_any_message_group)) return;
+  const sender = message.senderId === v.user.id ? v.user : await findUser(tx, realm.id, message.senderId);
+  if (sender?.id !== v.user.id && sender?.botOwnerId !== v.user.id) throw new ApiError(NO_PERMISSION);
+  if (!holdsRealmSetting(v, realm, 'can_delete_own_message_group', systemGroups)) {
+    if (!stream || !inGroupSetting(v, stream.groups.can_delete_own_message_group)) throw new ApiError(NO_PERMISSION);
+  }
+  const limit = realmSettings(realm).message_content_delete_limit_seconds;
+  if (limit !== null && Math.floor(Date.now() / 1000) - message.dateSent > limit) {
+    throw new ApiError('The time limit for deleting this message has passed');
+  }
+}
+
+export async function doDeleteMessage(app: App, realm: Realm, user: User, messageId: number): Promise<void> {
+  await inTransaction(app, async (tx, emit) => {
+    await lockMessage(tx, messageId);
+    const { message, stream } = await accessMessageForChange(tx, realm, user, messageId);
+    await checkCanDelete(tx, realm, { user, groups: await groupsOfUser(tx, user.id) }, message, stream);
+    const audience = await messageAudience(tx, realm.id, stream, [messageId], messageId);
+    await deleteMessages(tx, [messageId]);
+    emitDeletion(emit, realm.id, [messageId], stream && { stream, topic: message.topic }, [...audience.keys()]);
+    if (stream) await refreshFirstMessageId(tx, emit, realm, stream);
+  });
+}

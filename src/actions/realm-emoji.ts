@@ -1,0 +1,100 @@
+// Custom emoji: uploaded by whoever can_add_custom_emoji_group allows, deactivated by their author or an
+// administrator. Images live in the data directory, one folder per organization, and are served without
+// credentials as the reference server serves them.
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { App } from '../app.js';
+import { ApiError, NotFoundError } from '../http/errors.js';
+import type { UploadedFile } from '../http/request-values.js';
+import { checkCustomEmojiName, unicodeCodeForName } from '../emoji/index.js';
+import { imageKind } from '../emoji/image.js';
+import type { CustomEmojiTarget } from '../markdown/emoji.js';
+import { isRealmAdmin } from '../permissions/channels.js';
+import type { Db } from '../store/db.js';
+import { groupsOfUser, systemGroupIds } from '../store/groups.js';
+import { activeRealmEmojiByName, deactivateRealmEmoji, insertRealmEmoji, listRealmEmoji, type RealmEmoji } from '../store/realm-emoji.js';
+import type { Realm } from '../store/realms.js';
+import { isUniqueViolation } from '../store/tx.js';
+import type { User } from '../store/users.js';
+import { holdsRealmSetting } from './channels.js';
+import { inTransaction, type Emit } from './transaction.js';
+
+export const MAX_EMOJI_FILE_SIZE_MIB = 5;
+// Stored names are random, so one organization's emoji cannot be found by counting through another's.
+export const EMOJI_FILE_NAME = /^[0-9a-f]{16}\.(png|gif|jpg|webp)$/;
+
+export const emojiDir = (app: App, realmId: number) => path.join(app.config.dataDir, 'emoji', String(realmId));
+const sourceUrl = (e: RealmEmoji) => `/user_avatars/${e.realmId}/emoji/images/${e.fileName}`;
+
+// No still frame is made for animated images (that needs an image library), so still_url is always null.
+export function formatRealmEmoji(e: RealmEmoji): Record<string, unknown> {
+  return { id: String(e.id), name: e.name, source_url: sourceUrl(e), still_url: null, deactivated: e.deactivated, author_id: e.authorId };
+}
+
+// GET /realm/emoji and the `realm_emoji` register block: every custom emoji, deactivated ones included, by id.
+export async function realmEmojiState(db: Db, realm: Realm): Promise<Record<string, Record<string, unknown>>> {
+  return Object.fromEntries((await listRealmEmoji(db, realm.id)).map((e) => [String(e.id), formatRealmEmoji(e)]));
+}
+
+// The active custom emoji by name, for rendering `:name:`.
+export async function customEmojiTargets(db: Db, realmId: number): Promise<Map<string, CustomEmojiTarget>> {
+  return new Map((await listRealmEmoji(db, realmId)).filter((e) => !e.deactivated).map((e) => [e.name, { id: e.id, sourceUrl: sourceUrl(e) }]));
+}
+
+// Clients that declared individual_emoji_changes get the one change; the others get every emoji again
+// (src/events/filter.ts picks by `op`).
+async function notify(db: Db, emit: Emit, realm: Realm, change: Record<string, unknown>): Promise<void> {
+  emit(realm.id, { type: 'realm_emoji', op: 'update', realm_emoji: await realmEmojiState(db, realm) }, null);
+  emit(realm.id, { type: 'realm_emoji', ...change }, null);
+}
+
+const nameTaken = () => new ApiError('A custom emoji with this name already exists.');
+
+export async function doAddRealmEmoji(app: App, realm: Realm, user: User, rawName: string, files: UploadedFile[]): Promise<void> {
+  const name = checkCustomEmojiName(rawName);
+  const v = { user, groups: await groupsOfUser(app.db, user.id) };
+  if (!holdsRealmSetting(v, realm, 'can_add_custom_emoji_group', await systemGroupIds(app.db, realm.id))) throw new ApiError('Insufficient permission');
+  if (await activeRealmEmojiByName(app.db, realm.id, name)) throw nameTaken();
+  if (files.length !== 1) throw new ApiError('You must upload exactly one file.');
+  if (unicodeCodeForName(name) && !isRealmAdmin(user)) throw new ApiError('Only administrators can override built-in emoji.');
+  const data = files[0].data;
+  if (data.length > MAX_EMOJI_FILE_SIZE_MIB * 1024 * 1024) throw new ApiError(`Uploaded file is larger than the allowed limit of ${MAX_EMOJI_FILE_SIZE_MIB} MiB`);
+  const kind = imageKind(data);
+  if (!kind) throw new ApiError('Invalid image format', 'BAD_IMAGE');
+
+  const dir = emojiDir(app, realm.id);
+  const file = path.join(dir, `${crypto.randomBytes(8).toString('hex')}.${kind.ext}`);
+  await fs.mkdir(dir, { recursive: true });
+  await fs.writeFile(file, data);
+  try {
+    await inTransaction(app, async (tx, emit) => {
+      if (await activeRealmEmojiByName(tx, realm.id, name)) throw nameTaken();
+      const emoji = await insertRealmEmoji(tx, { realmId: realm.id, name, authorId: user.id, fileName: path.basename(file) });
+      await notify(tx, emit, realm, { op: 'add', emoji: formatRealmEmoji(emoji) });
+    });
+  } catch (err) {
+    await fs.rm(file, { force: true });
+    throw isUniqueViolation(err) ? nameTaken() : err;
+  }
+}
+
+export async function doDeactivateRealmEmoji(app: App, realm: Realm, user: User, name: string): Promise<void> {
+  await inTransaction(app, async (tx, emit) => {
+    const emoji = await activeRealmEmojiByName(tx, realm.id, name);
+    if (!emoji) throw new NotFoundError(`Emoji '${name}' does not exist`);
+    if (!isRealmAdmin(user) && emoji.authorId !== user.id) throw new ApiError('Must be an organization administrator or emoji author');
+    await deactivateRealmEmoji(tx, emoji.id);
+    await notify(tx, emit, realm, { op: 'edit', emoji_id: String(emoji.id), data: { deactivated: true } });
+  });
+}
+
+// The stored image of a custom emoji, or null when there is none by that name.
+export async function readEmojiImage(app: App, realmId: number, fileName: string): Promise<Buffer | null> {
+  if (!EMOJI_FILE_NAME.test(fileName)) return null;
+  try {
+    return await fs.readFile(path.join(emojiDir(app, realmId), fileName));
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,86 @@
+import type { Selectable } from 'kysely';
+import type { Db } from './db.js';
+import type { ScheduledMessageTable } from './schema.js';
+
+export interface ScheduledMessage {
+  id: number;
+  realmId: number;
+  senderId: number;
+  type: 'stream' | 'private';
+  to: number | number[];
+  topic: string;
+  content: string;
+  renderedContent: string;
+  scheduledTimestamp: number;
+  readBySender: boolean | null;
+  delivered: boolean;
+  failed: boolean;
+}
+
+const toScheduled = (r: Selectable<ScheduledMessageTable>): ScheduledMessage => ({
+  id: r.id, realmId: r.realm_id, senderId: r.sender_id, type: r.type as ScheduledMessage['type'], to: JSON.parse(r.to), topic: r.topic,
+  content: r.content, renderedContent: r.rendered_content, scheduledTimestamp: r.scheduled_timestamp,
+  readBySender: r.read_by_sender === null ? null : r.read_by_sender === 1, delivered: r.delivered === 1, failed: r.failed === 1,
+});
+
+export type ScheduledFields = Pick<ScheduledMessage, 'type' | 'to' | 'topic' | 'content' | 'renderedContent' | 'scheduledTimestamp'>;
+
+export async function insertScheduled(db: Db, realmId: number, senderId: number, f: ScheduledFields, readBySender: boolean | null): Promise<ScheduledMessage> {
+  const row = await db
+    .insertInto('scheduled_messages')
+    .values({
+      realm_id: realmId, sender_id: senderId, type: f.type, to: JSON.stringify(f.to), topic: f.topic, content: f.content,
+      rendered_content: f.renderedContent, scheduled_timestamp: f.scheduledTimestamp, read_by_sender: readBySender === null ? null : readBySender ? 1 : 0,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toScheduled(row);
+}
+
+export async function findScheduled(db: Db, senderId: number, id: number): Promise<ScheduledMessage | undefined> {
+  const row = await db.selectFrom('scheduled_messages').selectAll().where('sender_id', '=', senderId).where('id', '=', id).where('delivered', '=', 0).executeTakeFirst();
+  return row && toScheduled(row);
+}
+
+export async function updateScheduled(db: Db, id: number, f: ScheduledFields): Promise<void> {
+  await db
+    .updateTable('scheduled_messages')
+    .set({ type: f.type, to: JSON.stringify(f.to), topic: f.topic, content: f.content, rendered_content: f.renderedContent, scheduled_timestamp: f.scheduledTimestamp, failed: 0, failure_message: null })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteScheduled(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('scheduled_messages').where('id', '=', id).execute();
+}
+
+export async function listScheduled(db: Db, senderId: number): Promise<ScheduledMessage[]> {
+  const rows = await db.selectFrom('scheduled_messages').selectAll().where('sender_id', '=', senderId).where('delivered', '=', 0).orderBy('scheduled_timestamp').orderBy('id').execute();
+  return rows.map(toScheduled);
+}
+
+export async function dueScheduled(db: Db, now: number, limit = 100): Promise<ScheduledMessage[]> {
+  const rows = await db.selectFrom('scheduled_messages').selectAll().where('delivered', '=', 0).where('failed', '=', 0).where('scheduled_timestamp', '<=', now).orderBy('scheduled_timestamp').limit(limit).execute();
+  return rows.map(toScheduled);
+}
+
+// Claims a due message for delivery; false when another process (or an edit) got there first.
+export async function claimScheduled(db: Db, id: number, scheduledTimestamp: number): Promise<boolean> {
+  const r = await db
+    .updateTable('scheduled_messages')
+    .set({ delivered: 1 })
+    .where('id', '=', id)
+    .where('delivered', '=', 0)
+    .where('failed', '=', 0)
+    .where('scheduled_timestamp', '=', scheduledTimestamp)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function markDelivered(db: Db, id: number, messageId: number): Promise<void> {
+  await db.updateTable('scheduled_messages').set({ delivered_message_id: messageId }).where('id', '=', id).execute();
+}
+
+export async function markFailed(db: Db, id: number, reason: string): Promise<void> {
+  await db.updateTable('scheduled_messages').set({ failed: 1, failure_message: reason }).where('id', '=', id).where('delivered', '=', 0).execute();
+}
