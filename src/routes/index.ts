@@ -13,6 +13,7 @@ import { draftRoutes } from './drafts.js';
 import { snippetAndViewRoutes } from './snippets-views.js';
 import { userGroupRoutes } from './user-groups.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
+import { userStatusRoutes } from './user-status.js';
 import { userTopicRoutes } from './user-topics.js';
 import { channelFolderRoutes } from './channel-folders.js';
 import { realmRoutes } from './realm.js';
@@ -39,6 +40,7 @@ export function allRoutes(): AnyRoute[] {
     ...snippetAndViewRoutes,
     ...userGroupRoutes,
     ...scheduledMessageRoutes,
+    ...userStatusRoutes,
     ...userTopicRoutes,
     ...channelFolderRoutes,
     ...realmRoutes,

@@ -13,6 +13,7 @@ import { presenceData } from '../actions/presence.js';
 import { listDrafts } from '../store/drafts.js';
 import { listSnippets, listViews } from '../store/snippets-views.js';
 import { groupRecords } from '../actions/user-groups.js';
+import { userStatusState } from '../actions/user-status.js';
 import { formatScheduled } from '../actions/scheduled-messages.js';
 import { listScheduled } from '../store/scheduled-messages.js';
 import { mutedTopicsState, userTopicsState } from './user-topics.js';
@@ -72,6 +73,7 @@ const PRODUCERS: Record<string, Producer> = {
   realm_user_groups: async (ctx) => ({ realm_user_groups: await groupRecords(ctx.db, ctx.realm, !!ctx.options.capabilities.include_deactivated_groups) }),
   scheduled_messages: async (ctx) => ({ scheduled_messages: ctx.user ? (await listScheduled(ctx.db, ctx.user.id)).map(formatScheduled) : [] }),
   // Guests are not offered default channels, as in the reference server.
+  user_status: (ctx) => (ctx.user ? userStatusState(ctx.db, ctx.realm) : { user_status: {} }),
   default_streams: async (ctx) => ({ realm_default_streams: ctx.user && ctx.user.role !== 600 ? await defaultStreamsState(ctx.db, ctx.realm) : [] }),
   user_topic: (ctx) => userTopicsState(ctx.db, ctx.user, ctx.options.capabilities),
   muted_topics: (ctx) => mutedTopicsState(ctx.db, ctx.user, ctx.types),

@@ -1,0 +1,24 @@
+import { doUpdateStatus } from '../actions/user-status.js';
+import { bool, str } from '../http/params.js';
+import { route } from '../http/route.js';
+
+export const userStatusRoutes = [
+  route({
+    method: 'POST',
+    path: '/users/me/status',
+    auth: 'user',
+    summary: "Update the caller's status",
+    params: {
+      status_text: str({ maxLength: 60 }).optional(),
+      emoji_name: str().optional(),
+      emoji_code: str().optional(),
+      reaction_type: str().optional(),
+      away: bool().optional(),
+    },
+    handler: async ({ app, realm, user, params }) => {
+      await doUpdateStatus(app, realm, user, {
+        statusText: params.status_text, emojiName: params.emoji_name, emojiCode: params.emoji_code, reactionType: params.reaction_type, away: params.away,
+      });
+    },
+  }),
+];
