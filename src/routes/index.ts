@@ -14,6 +14,7 @@ import { snippetAndViewRoutes } from './snippets-views.js';
 import { userGroupRoutes } from './user-groups.js';
 import { scheduledMessageRoutes } from './scheduled-messages.js';
 import { userStatusRoutes } from './user-status.js';
+import { userAdminRoutes } from './users-admin.js';
 import { userTopicRoutes } from './user-topics.js';
 import { channelFolderRoutes } from './channel-folders.js';
 import { realmRoutes } from './realm.js';
@@ -41,6 +42,7 @@ export function allRoutes(): AnyRoute[] {
     ...userGroupRoutes,
     ...scheduledMessageRoutes,
     ...userStatusRoutes,
+    ...userAdminRoutes,
     ...userTopicRoutes,
     ...channelFolderRoutes,
     ...realmRoutes,

@@ -126,3 +126,8 @@ export async function groupMemberIds(db: Db, groupIds: number[]): Promise<number
   const rows = await db.selectFrom('user_group_members').select('user_id').where('group_id', 'in', [...seen]).execute();
   return [...new Set(rows.map((r) => r.user_id))];
 }
+
+export async function directGroupIds(db: Db, userId: number): Promise<number[]> {
+  const rows = await db.selectFrom('user_group_members').select('group_id').where('user_id', '=', userId).execute();
+  return rows.map((r) => r.group_id);
+}

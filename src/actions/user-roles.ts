@@ -1,0 +1,74 @@
+// Administrators changing other users: role and name, deactivation and reactivation (§6 person forms; since
+// feature level 222 (de)activation is an `update` with is_active).
+import type { App } from '../app.js';
+import { ApiError } from '../http/errors.js';
+import type { Tx } from '../store/db.js';
+import { directGroupIds, syncRoleGroups, systemGroupIds } from '../store/groups.js';
+import type { Realm } from '../store/realms.js';
+import { findUser, listUsers, ROLE, ROLES, updateUser, type Role, type User } from '../store/users.js';
+import { checkFullName } from './checks.js';
+import { checkAdministrator } from './users.js';
+import { inTransaction, type Emit } from './transaction.js';
+
+const ownerRequired = () => new ApiError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL', 400);
+
+async function accessTarget(tx: Tx, realm: Realm, id: number): Promise<User> {
+  const target = await findUser(tx, realm.id, id);
+  if (!target) throw new ApiError('No such user');
+  return target;
+}
+
+async function isLastOwner(tx: Tx, realm: Realm, user: User): Promise<boolean> {
+  if (user.role !== ROLE.owner) return false;
+  const owners = (await listUsers(tx, realm.id)).filter((u) => u.isActive && u.role === ROLE.owner && !u.isBot);
+  return owners.length === 1 && owners[0].id === user.id;
+}
+
+// Role groups follow the role; clients learn of the membership change as user_group events.
+async function moveRoleGroups(tx: Tx, emit: Emit, realm: Realm, user: User, role: Role): Promise<void> {
+  const system = new Set((await systemGroupIds(tx, realm.id)).values());
+  const before = new Set(await directSystemGroups(tx, user.id, system));
+  await syncRoleGroups(tx, realm.id, user.id, role);
+  const after = new Set(await directSystemGroups(tx, user.id, system));
+  for (const g of before) if (!after.has(g)) emit(realm.id, { type: 'user_group', op: 'remove_members', group_id: g, user_ids: [user.id] }, null);
+  for (const g of after) if (!before.has(g)) emit(realm.id, { type: 'user_group', op: 'add_members', group_id: g, user_ids: [user.id] }, null);
+}
+
+async function directSystemGroups(tx: Tx, userId: number, system: Set<number>): Promise<number[]> {
+  return (await directGroupIds(tx, userId)).filter((g) => system.has(g));
+}
+
+export async function doChangeUser(app: App, realm: Realm, actor: User, id: number, changes: { role?: number; fullName?: string }): Promise<void> {
+  checkAdministrator(actor);
+  if (changes.role === undefined && changes.fullName === undefined) throw new ApiError('Nothing to change');
+  if (changes.role !== undefined && !ROLES.includes(changes.role)) throw new ApiError('Invalid role');
+  await inTransaction(app, async (tx, emit) => {
+    const target = await accessTarget(tx, realm, id);
+    if (changes.role !== undefined && changes.role !== target.role) {
+      if ((changes.role === ROLE.owner || target.role === ROLE.owner) && actor.role !== ROLE.owner) throw ownerRequired();
+      if (await isLastOwner(tx, realm, target)) throw new ApiError('The owner permission cannot be removed from the only organization owner.');
+      await updateUser(tx, target.id, { role: changes.role });
+      await moveRoleGroups(tx, emit, realm, target, changes.role as Role);
+      emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: target.id, role: changes.role } }, null);
+    }
+    if (changes.fullName !== undefined && changes.fullName.trim() !== target.fullName) {
+      const fullName = checkFullName(changes.fullName);
+      await updateUser(tx, target.id, { fullName });
+      emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } }, null);
+    }
+  });
+}
+
+export async function doSetActive(app: App, realm: Realm, actor: User, id: number, active: boolean): Promise<void> {
+  if (actor.id !== id) checkAdministrator(actor);
+  await inTransaction(app, async (tx, emit) => {
+    const target = await accessTarget(tx, realm, id);
+    if (target.isActive === active) throw new ApiError(active ? 'User is already active' : 'User is already deactivated');
+    if (!active) {
+      if (target.role === ROLE.owner && actor.role !== ROLE.owner) throw ownerRequired();
+      if (await isLastOwner(tx, realm, target)) throw new ApiError('Cannot deactivate the only organization owner', 'CANNOT_DEACTIVATE_LAST_USER');
+    }
+    await updateUser(tx, target.id, { isActive: active });
+    emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: active } }, null);
+  });
+}
