@@ -130,23 +130,34 @@ export function json<S extends TSchema>(schema: S, opts: { raw?: boolean } = {})
         value = raw.split(',').map((part) => (INTEGER.test(part.trim()) ? Number(part.trim()) : part));
       } else throw new InvalidJsonError(name);
     }
+    checkJsonValue(value, name);
     if (!check.Check(value)) {
       const first = check.Errors(value).First();
       const where = first && first.path ? `${name}${first.path.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')}` : name;
       throw new InvalidArgumentError(name, `${where} is invalid: ${first?.message ?? 'unexpected value'}`);
     }
-    if (containsNull(value)) throw new InvalidArgumentError(name, `${name} contains NULL (0x00) characters`);
     return value as Static<S>;
   }, schema as unknown as Record<string, unknown>);
 }
 
-function containsNull(value: unknown): boolean {
-  if (typeof value === 'string') return hasNullByte(value);
-  if (Array.isArray(value)) return value.some(containsNull);
-  if (value && typeof value === 'object') {
-    return Object.entries(value).some(([k, v]) => hasNullByte(k) || containsNull(v));
+export const MAX_JSON_DEPTH = 64;
+
+// Walks a decoded JSON value without recursion (hostile input may nest thousands deep): refuses values nested
+// deeper than MAX_JSON_DEPTH and strings containing NUL.
+function checkJsonValue(value: unknown, name: string): void {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (hasNullByte(v)) throw new InvalidArgumentError(name, `${name} contains NULL (0x00) characters`);
+    } else if (v && typeof v === 'object') {
+      if (depth >= MAX_JSON_DEPTH) throw new InvalidArgumentError(name, `${name} is nested too deeply`);
+      for (const [k, child] of Array.isArray(v) ? v.entries() : Object.entries(v)) {
+        if (typeof k === 'string' && hasNullByte(k)) throw new InvalidArgumentError(name, `${name} contains NULL (0x00) characters`);
+        stack.push([child, depth + 1]);
+      }
+    }
   }
-  return false;
 }
 
 export interface ParsedParams<D extends ParamDecl> {

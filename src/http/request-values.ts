@@ -51,7 +51,12 @@ export async function collectValues(req: FastifyRequest): Promise<RawValues> {
   } else if (req.body && typeof req.body === 'object' && !Array.isArray(req.body)) {
     // A JSON body carries the same names; its structured values are handed on as JSON text.
     for (const [k, v] of Object.entries(req.body as Record<string, unknown>)) {
-      if (v !== undefined) values.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+      if (v === undefined) continue;
+      try {
+        values.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+      } catch {
+        throw new ApiError(`${k} is nested too deeply`, 'BAD_REQUEST', 400, { var_name: k });
+      }
     }
   }
   return { values, files };

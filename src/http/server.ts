@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 // Fastify set-up: body parsers, the route adapter (credentials, rate limits, parameters, envelope) and the one
 // error handler that writes {result: "error", msg, code, ...}.
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -47,6 +48,14 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
     keepAliveTimeout: 65_000,
     requestTimeout: 0, // long-polls are held for minutes; slow-client limits are set on the server below
     routerOptions: { ignoreTrailingSlash: true },
+    // Malformed HTTP (oversized headers, bad request lines) never reaches a route; answer in our envelope too.
+    clientErrorHandler: (err, socket) => {
+      const code = (err as { code?: string }).code;
+      const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const body = JSON.stringify({ result: 'error', msg: STATUS_CODES[status] ?? 'Bad Request', code: 'BAD_REQUEST' });
+      if (!socket.writable) return socket.destroy();
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    },
     // A malformed path never reaches a handler; answer it in our envelope.
     frameworkErrors: (err, _req, reply) => {
       void sendError(reply as unknown as FastifyReply, new ApiError(err.message || 'Bad request', 'BAD_REQUEST', 400));
@@ -65,6 +74,15 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
 
   // Parameters may come in a body whatever the method, GET included.
   http.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
+  // Fastify's JSON parser lets a stack overflow from absurdly nested input escape as a 500.
+  http.removeContentTypeParser('application/json');
+  http.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, body === '' ? {} : JSON.parse(body as string));
+    } catch {
+      done(new ApiError('Malformed JSON', 'INVALID_JSON', 400), undefined);
+    }
+  });
   http.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, new URLSearchParams(body as string));
   });
@@ -81,6 +99,8 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
 
   http.setErrorHandler((err, req, reply) => {
     if (err instanceof ApiError) return sendError(reply, err);
+    // An id beyond PostgreSQL's 32-bit columns names nothing that exists: a client error, not a failure.
+    if ((err as { code?: string }).code === '22003') return sendError(reply, new ApiError('A number in the request is out of range'));
     const mapped = frameworkError(err as Parameters<typeof frameworkError>[0], req);
     if (mapped) return sendError(reply, mapped);
     req.log.error({ err, url: req.url, method: req.method }, 'request failed');
