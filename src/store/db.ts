@@ -58,7 +58,11 @@ function cachingStatements(file: SQLite.Database) {
   const statements = new Map<string, SQLite.Statement>();
   return {
     close: () => file.close(),
-    prepare(sql: string) {
+    prepare(text: string) {
+      // Transactions take the write lock when they begin: a deferred one that later writes would fail at once
+      // with SQLITE_BUSY when another process (the CLI) writes meanwhile, while BEGIN IMMEDIATE waits
+      // (busy_timeout) for its turn.
+      const sql = text === 'begin' ? 'begin immediate' : text;
       let statement = statements.get(sql);
       if (!statement) {
         if (statements.size >= 2000) statements.clear();
