@@ -13,13 +13,13 @@ import type { Tx } from '../store/db.js';
 import { groupMemberIds, systemGroupIds } from '../store/groups.js';
 import { findRealm, updateRealm, type Realm } from '../store/realms.js';
 import {
-  CHANNEL_GROUP_SETTINGS, channelFolderStatus, findStream, findStreamByName, hasMessagesOutsideEmptyTopic, listDefaultStreamIds, listStreams,
+  CHANNEL_GROUP_SETTINGS, findStream, findStreamByName, hasMessagesOutsideEmptyTopic, listDefaultStreamIds, listStreams,
   setDefaultStream, updateStream, type ChannelGroupSetting, type Stream,
 } from '../store/streams.js';
 import { findSubscription, subscriberIds, type Subscription } from '../store/subscriptions.js';
 import { isUniqueViolation } from '../store/tx.js';
 import { listUsers, ROLE, type User } from '../store/users.js';
-import { checkChannelDescription, checkChannelName, checkHistoryRules, checkRetentionDays, holdsRealmSetting, TOPICS_POLICIES, viewerOf } from './channels.js';
+import { checkChannelDescription, checkFolder, checkChannelName, checkHistoryRules, checkRetentionDays, holdsRealmSetting, TOPICS_POLICIES, viewerOf } from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
 
 export type GroupSettingUpdate = { new: unknown; old?: unknown };
@@ -155,10 +155,7 @@ async function checkChannelEdit(tx: Tx, realm: Realm, v: Viewer, s: Stream, sub:
     plan.name = name;
   }
   if (input.folderId !== undefined) {
-    const folder = input.folderId === null ? null : await channelFolderStatus(tx, realm.id, input.folderId);
-    if (folder === undefined) throw new ApiError('Invalid channel folder ID');
-    // An archived folder holds no channels (it can be archived only once empty).
-    if (folder?.isArchived) throw new ApiError('Channel folder is archived.');
+    if (input.folderId !== null) await checkFolder(tx, realm, input.folderId);
     if (input.folderId !== s.folderId) plan.folderId = input.folderId;
   }
   const nobody = systemGroups.get('role:nobody')!;

@@ -11,9 +11,10 @@ import { SERVER_LIMITS, STREAM_PERMISSION_SETTINGS } from '../state/realm-data.j
 import type { Db, Tx } from '../store/db.js';
 import { groupsOfUser } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
-import { CHANNEL_GROUP_SETTINGS, channelFolderStatus, findStream, findStreamByName, insertStream, type ChannelGroupSetting, type Stream } from '../store/streams.js';
+import { CHANNEL_GROUP_SETTINGS, findStream, findStreamByName, insertStream, type ChannelGroupSetting, type Stream } from '../store/streams.js';
 import { findSubscription, subscriberIds } from '../store/subscriptions.js';
 import { listUsers, type User } from '../store/users.js';
+import { findChannelFolder } from '../store/channel-folders.js';
 
 export const TOPICS_POLICIES = ['inherit', 'allow_empty_topic', 'disable_empty_topic', 'empty_topic_only'] as const;
 
@@ -93,6 +94,13 @@ export async function channelAudience(db: Db, realmId: number, stream: Stream, s
     .map((u) => u.id);
 }
 
+// A channel may be put in an active folder of its organization (an archived folder holds no channels).
+export async function checkFolder(db: Db, realm: Realm, folderId: number): Promise<void> {
+  const folder = await findChannelFolder(db, realm.id, folderId);
+  if (!folder) throw new ApiError('Invalid channel folder ID');
+  if (folder.isArchived) throw new ApiError('Channel folder is archived.');
+}
+
 export interface NewChannelInput {
   name: string;
   description: string;
@@ -119,11 +127,7 @@ export async function checkNewChannel(tx: Tx, realm: Realm, v: Viewer, input: Ne
   if (retention !== undefined && retention !== null && v.user.role > 100) {
     throw new ApiError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL');
   }
-  if (input.folderId !== undefined && input.folderId !== null) {
-    const folder = await channelFolderStatus(tx, realm.id, input.folderId);
-    if (!folder) throw new ApiError('Invalid channel folder ID');
-    if (folder.isArchived) throw new ApiError('Channel folder is archived.');
-  }
+  if (input.folderId !== undefined && input.folderId !== null) await checkFolder(tx, realm, input.folderId);
   const groups = {} as Record<ChannelGroupSetting, GroupSettingValue>;
   for (const name of CHANNEL_GROUP_SETTINGS) {
     const meta = STREAM_PERMISSION_SETTINGS[name];

@@ -9,7 +9,7 @@ import { realmSettings } from '../state/realm.js';
 import { systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
 import { readSnapshot } from '../store/tx.js';
-import type { User } from '../store/users.js';
+import { ROLE, type User } from '../store/users.js';
 import { FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
 
 export const MAX_IDLE_QUEUE_TIMEOUT = 7 * 24 * 3600;
@@ -101,6 +101,7 @@ export async function openQueue(app: App, realm: Realm, user: User, input: Regis
     clientGravatar: input.clientGravatar ?? true,
     slimPresence: input.slimPresence,
     capabilities: input.capabilities,
+    readsPublicChannels: user.role !== ROLE.guest,
   };
   return app.events!.register(realm.id, user.id, options, idleTimeout, logPosition);
 }

@@ -13,6 +13,9 @@ export interface QueueOptions {
   clientGravatar: boolean;
   slimPresence: boolean;
   capabilities: Record<string, boolean>;
+  // Whether the user may read public channels without subscribing (not a guest): only then do messages of
+  // public channels reach the queue through all_public_streams or a narrow.
+  readsPublicChannels?: boolean;
 }
 
 export interface QueuedEvent {

@@ -107,7 +107,7 @@ export class EventSystem {
     if (e.event._public_channel) {
       const recipients = new Set((e.users ?? []).map((r) => (typeof r === 'number' ? r : r.id)));
       for (const q of only ? [only] : this.byRealm.get(e.realmId) ?? []) {
-        if (!recipients.has(q.userId) && (q.options.allPublicStreams || q.options.narrow.length)) offer(q, []);
+        if (!recipients.has(q.userId) && q.options.readsPublicChannels && (q.options.allPublicStreams || q.options.narrow.length)) offer(q, []);
       }
     }
     if (e.users === null) {

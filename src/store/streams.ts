@@ -138,9 +138,3 @@ export async function hasMessagesOutsideEmptyTopic(db: Db, streamId: number): Pr
   const row = await db.selectFrom('messages').select('id').where('stream_id', '=', streamId).where('topic', '<>', '').limit(1).executeTakeFirst();
   return row !== undefined;
 }
-
-// Whether a channel folder of the organization exists, and whether it is archived.
-export async function channelFolderStatus(db: Db, realmId: number, folderId: number): Promise<{ isArchived: boolean } | undefined> {
-  const row = await db.selectFrom('channel_folders').select('is_archived').where('realm_id', '=', realmId).where('id', '=', folderId).executeTakeFirst();
-  return row && { isArchived: row.is_archived === 1 };
-}
