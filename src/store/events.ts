@@ -95,14 +95,19 @@ export async function deleteQueueRows(db: Db, ids: string[]): Promise<void> {
   }
 }
 
+// One statement per few hundred queues (CASE over the ids), so saving 10,000 queues' positions is a handful of
+// round trips rather than 10,000.
 export async function updateQueueRows(db: Db, rows: { id: string; lastPoll: number; ackedEventId: number; lastId: number }[]): Promise<void> {
   if (!rows.length) return;
   await db.transaction().execute(async (tx) => {
-    for (const r of rows) {
+    for (let i = 0; i < rows.length; i += 300) {
+      const chunk = rows.slice(i, i + 300);
+      const column = (pick: (r: (typeof rows)[number]) => number) =>
+        sql<number>`cast(case ${sql.join(chunk.map((r) => sql`when id = ${r.id} then cast(${pick(r)} as bigint)`), sql` `)} end as bigint)`;
       await tx
         .updateTable('event_queues')
-        .set({ last_poll: r.lastPoll, acked_event_id: r.ackedEventId, last_id: r.lastId })
-        .where('id', '=', r.id)
+        .set({ last_poll: column((r) => r.lastPoll), acked_event_id: column((r) => r.ackedEventId), last_id: column((r) => r.lastId) })
+        .where('id', 'in', chunk.map((r) => r.id))
         .execute();
     }
   });
