@@ -293,3 +293,22 @@ describe('subscription settings and views', () => {
     assert.equal(members.body.subscribers.length, 1000);
   });
 });
+
+test('GET /users/me/{stream_id}/topics: newest first, only readable history', async () => {
+  const name = unique('Topics');
+  await subscribe('hamlet', { subscriptions: [{ name }], principals: [server.users.hamlet.id] });
+  const id = await streamId(name, 'hamlet');
+  for (const [topic, content] of [['alpha', 'a'], ['Beta', 'b'], ['alpha', 'c']]) {
+    await server.as('hamlet').post('/messages', { type: 'stream', to: id, topic, content });
+  }
+  const res = await server.as('hamlet').get(`/users/me/${id}/topics`);
+  assert.equal(res.status, 200, res.text);
+  assert.deepEqual(res.body.topics.map((t: { name: string }) => t.name), ['alpha', 'Beta']);
+  assert.ok(res.body.topics[0].max_id > res.body.topics[1].max_id);
+  assert.equal((await server.as('cordelia').get(`/users/me/${id}/topics`)).status, 200, 'public history is readable');
+  const secret = unique('Hush');
+  await subscribe('hamlet', { subscriptions: [{ name: secret }], invite_only: true });
+  const sid = await streamId(secret, 'hamlet');
+  const denied = await server.as('cordelia').get(`/users/me/${sid}/topics`);
+  assert.equal(denied.body.msg, 'Invalid channel ID');
+});

@@ -1,7 +1,7 @@
 // Subscribing (creating missing channels), unsubscribing and per-user subscription settings.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
-import { canAddSubscribers, canRemoveSubscribers, canSeeSubscribers, canSubscribeSelf, hasMetadataAccess, isRealmAdmin, type Viewer } from '../permissions/channels.js';
+import { canAddSubscribers, canRemoveSubscribers, canSeeSubscribers, hasContentAccess, canSubscribeSelf, hasMetadataAccess, isRealmAdmin, type Viewer } from '../permissions/channels.js';
 import { streamList, subscriptionState, type StreamListOptions } from '../state/subscriptions.js';
 import type { Tx } from '../store/db.js';
 import { systemGroupIds } from '../store/groups.js';
@@ -13,6 +13,8 @@ import {
 } from '../store/subscriptions.js';
 import { findUsers, findUsersByEmails, type User } from '../store/users.js';
 import { formatStream, formatSubscription } from '../format/channels.js';
+import { displayTopic } from '../format/messages.js';
+import { channelTopics } from '../store/messages.js';
 import { accessChannelById, accessChannelByName, channelAudience, checkChannelName, checkNewChannel, holdsRealmSetting, insertChannel, realmGroupValue, viewerOf, type NewChannelInput } from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { isUniqueViolation } from '../store/tx.js';
@@ -226,4 +228,13 @@ export async function accessChannel(app: App, realm: Realm, user: User, key: { i
     stream: formatStream(stream, { systemGroups, subscriberCount: subscribers.length }),
     subscribers: canSeeSubscribers(viewer, stream, sub) ? subscribers : null,
   };
+}
+
+// GET /users/me/{stream_id}/topics: a channel's topics, as far as the caller may read its history.
+export async function accessChannelTopics(app: App, realm: Realm, user: User, streamId: number, allowEmptyTopicName: boolean) {
+  const viewer = await viewerOf(app.db, user);
+  const { stream, sub } = await accessChannelById(app.db, realm, viewer, streamId);
+  if (!hasContentAccess(viewer, stream, sub)) throw new ApiError('Invalid channel ID');
+  const topics = await channelTopics(app.db, stream.id, stream.historyPublicToSubscribers ? undefined : user.id);
+  return topics.map((t) => ({ ...t, name: displayTopic(t.name, true, allowEmptyTopicName) }));
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { doArchiveChannel, doUpdateChannel, type GroupSettingUpdate } from '../actions/channel-edit.js';
-import { accessChannel, accessStreamList } from '../actions/subscriptions.js';
+import { accessChannel, accessChannelTopics, accessStreamList } from '../actions/subscriptions.js';
 import { ApiError } from '../http/errors.js';
 import { bool, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
@@ -109,6 +109,14 @@ export const streamRoutes = [
     handler: async ({ app, realm, user, params }) => {
       await doArchiveChannel(app, realm, user, params.stream_id);
     },
+  }),
+  route({
+    method: 'GET',
+    path: '/users/me/{stream_id}/topics',
+    auth: 'user',
+    summary: "A channel's topics, newest first",
+    params: { stream_id: int(), allow_empty_topic_name: bool().default(false) },
+    handler: async ({ app, realm, user, params }) => ({ topics: await accessChannelTopics(app, realm, user, params.stream_id, params.allow_empty_topic_name) }),
   }),
 ];
 

@@ -220,3 +220,22 @@ export async function recentDmConversations(db: Db, userId: number, limit = 1000
     .execute();
   return rows.map((r) => ({ recipientId: r.recipient_id, maxMessageId: Number(r.max_id) }));
 }
+
+// Topics of a channel with their newest message id, newest first; `userId` limits them to messages the user
+// received (channels with protected history).
+export async function channelTopics(db: Db, streamId: number, userId?: number): Promise<{ name: string; max_id: number }[]> {
+  let q = db.selectFrom('messages as m').where('m.stream_id', '=', streamId);
+  if (userId !== undefined) q = q.innerJoin('user_messages as um', (j) => j.onRef('um.message_id', '=', 'm.id').on('um.user_id', '=', userId));
+  const rows = await q.select(['m.topic_key', (eb) => eb.fn.max('m.id').as('max_id')]).groupBy('m.topic_key').orderBy('max_id', 'desc').execute();
+  const names = await findMessagesById(db, rows.map((r) => Number(r.max_id)));
+  return rows.map((r) => ({ name: names.get(Number(r.max_id)) ?? r.topic_key, max_id: Number(r.max_id) }));
+}
+
+async function findMessagesById(db: Db, ids: number[]): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db.selectFrom('messages').select(['id', 'topic']).where('id', 'in', ids.slice(i, i + 500)).execute();
+    for (const r of rows) out.set(r.id, r.topic);
+  }
+  return out;
+}
