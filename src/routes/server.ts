@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
+import { accessHealth } from '../actions/health.js';
 import { route, type AnyRoute, openApiDocument } from '../http/route.js';
 import type { Realm } from '../store/realms.js';
 import { FEATURE_LEVEL, PARLANCE_VERSION, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
@@ -53,7 +53,7 @@ export function serverRoutes(all: () => AnyRoute[]): AnyRoute[] {
       summary: 'Liveness and database check',
       params: {},
       handler: async ({ app }) => {
-        await sql`select 1`.execute(app.db);
+        await accessHealth(app);
         return {};
       },
     }),

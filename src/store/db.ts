@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import type { Schema } from './schema.js';
 import { migrateToLatest } from './migrate.js';
 
@@ -72,4 +72,8 @@ function cachingStatements(file: SQLite.Database) {
       return statement;
     },
   };
+}
+
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
 }
