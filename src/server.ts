@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { App } from './app.js';
 import type { Config } from './config.js';
 import { buildHttp } from './http/server.js';
-import { RateLimiter } from './http/rate-limit.js';
+import { MemoryRateLimiter, RedisRateLimiter } from './http/rate-limit.js';
+import { connectRedis } from './lib/redis.js';
 import { passwordHasher } from './lib/secrets.js';
 import { allRoutes } from './routes/index.js';
 import { openDatabase, type Database } from './store/db.js';
@@ -19,13 +20,17 @@ export interface Running {
 }
 
 export async function openApp(config: Config, log = pino({ level: config.logLevel })): Promise<{ app: App; database: Database }> {
-  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const opened = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
+  // The app's shared connections close together.
+  const database: Database = { ...opened, close: async () => (await redis?.quit(), opened.close()) };
   const app: App = {
     config,
     db: database.db,
     dialect: database.dialect,
     log,
-    limiter: new RateLimiter(),
+    redis,
+    limiter: redis ? new RedisRateLimiter(redis, log, `${config.redisPrefix}rl:`) : new MemoryRateLimiter(),
     passwords: passwordHasher(config.argon2MemoryKib),
     eventsCommitted: () => {},
   };

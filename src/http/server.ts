@@ -130,9 +130,9 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
   return http;
 }
 
-function limit(app: App, reply: FastifyReply, key: string, perMinute: number, headers: boolean): void {
+async function limit(app: App, reply: FastifyReply, key: string, perMinute: number, headers: boolean): Promise<void> {
   if (perMinute <= 0) return;
-  const v = app.limiter.hit(key, perMinute);
+  const v = await app.limiter.hit(key, perMinute);
   if (headers) {
     reply.headers({ 'X-RateLimit-Limit': v.limit, 'X-RateLimit-Remaining': v.remaining, 'X-RateLimit-Reset': v.resetAt });
   }
@@ -148,8 +148,8 @@ async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: Fastify
     if (creds) user = await authenticateUser(app, realm, creds);
     else if (r.auth === 'user') throw new UnauthorizedError();
     const perMinute = app.config.rateLimitPerMinute;
-    if (user) limit(app, reply, `user:${user.id}`, perMinute, true);
-    else if (perMinute > 0) limit(app, reply, `ip:${req.ip}`, app.config.rateLimitIpPerMinute, false);
+    if (user) await limit(app, reply, `user:${user.id}`, perMinute, true);
+    else if (perMinute > 0) await limit(app, reply, `ip:${req.ip}`, app.config.rateLimitIpPerMinute, false);
   }
   const { values, files } = await collectValues(req);
   const parsed = parseParams(r.params, values, req.params as Record<string, string>);

@@ -61,6 +61,8 @@ export class TestServer {
       PARLANCE_LOG_LEVEL: 'warn',
       PARLANCE_RATE_LIMIT: '0',
       PARLANCE_ARGON2_MEMORY_KIB: '1024',
+      // Test servers may share one Redis (REDIS_URL); each keeps to its own keys.
+      PARLANCE_REDIS_PREFIX: `${path.basename(this.db.dataDir)}:`,
       ...this.env,
     };
   }
