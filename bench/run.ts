@@ -51,7 +51,7 @@ function runScript(file: string, databaseUrl: string): Promise<{ rows: Row[]; fa
       const lines = out.split('\n');
       let rows = lines.filter((l) => l.startsWith(ROW_PREFIX)).map((l) => JSON.parse(l.slice(ROW_PREFIX.length)) as Row);
       if (!rows.length) rows = markdownRows(lines, file);
-      const failure = code === 0 ? undefined : (err.trim().split('\n').find((l) => /Error/.test(l)) ?? `exit code ${code}`);
+      const failure = code === 0 ? undefined : (err.split('\n').find((l) => /^\w*Error\b/.test(l))?.slice(0, 300) ?? `exit code ${code}`);
       resolve({ rows, failure });
     });
   });

@@ -1,5 +1,6 @@
 // The server under test, as the benchmark scripts start and watch it: a real `parlance serve` process (through
 // the test helper), its memory and CPU time read from /proc.
+import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 import { startTestServer, TestServer } from '../test/helpers/server.js';
 import type { TestDatabase } from '../test/helpers/database.js';
@@ -48,4 +49,19 @@ export async function waitIdle(pid: number, quietMs = 500, maxMs = 120_000): Pro
     if (Date.now() - quietSince >= quietMs) return;
   }
   throw new Error('the server did not become idle');
+}
+
+// With PARLANCE_SERVER_WRAPPER="valgrind --tool=callgrind", the instructions the server executes between
+// start() and stop(): a cost that, unlike time, does not depend on what else the machine is doing.
+export function instructionCounter(pid: number): { start(): void; stop(): number | undefined } {
+  const on = process.env.PARLANCE_SERVER_WRAPPER?.includes('callgrind');
+  const control = (args: string) => execSync(`callgrind_control ${args} ${pid}`, { encoding: 'utf8' });
+  return {
+    start: () => void (on && control('-z')),
+    stop: () => {
+      if (!on) return undefined;
+      const out = control('-e Ir'); // "Totals: Ir" then one line per thread: "Th 1  1,553,731,066"
+      return [...out.matchAll(/^\s*Th\s+\d+\s+([\d,]+)\s*$/gm)].reduce((sum, m) => sum + Number(m[1].replace(/,/g, '')), 0);
+    },
+  };
 }

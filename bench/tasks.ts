@@ -90,6 +90,7 @@ interface Pollers {
   waiters: { key: string; count: number; resolve: () => void }[];
   errors: string[];
   loops: Promise<void>[];
+  polls: number; // answers received
   stopping: boolean;
   cpu: NodeJS.CpuUsage;
 }
@@ -127,6 +128,7 @@ async function pollLoop(p: Pollers, url: string, auth: string, queueId: string, 
       p.errors.push(`GET /events: HTTP ${r.status} ${r.text.slice(0, 200)}`);
       return;
     }
+    p.polls++;
     const events = JSON.parse(r.text).events as any[];
     if (events.length) last = events[events.length - 1].id;
     record(p, events);
@@ -136,7 +138,7 @@ async function pollLoop(p: Pollers, url: string, auth: string, queueId: string, 
 // Registers one queue per entry of `users` (a user may appear many times) and starts polling them all.
 export async function startPollers(a: { url: string; users: Credentials[]; register: Record<string, string>; host?: string }) {
   if (pollers) throw new Error('pollers already running');
-  const p: Pollers = { pool: new http.Agent({ keepAlive: true, maxSockets: Infinity }), received: new Map(), waiters: [], errors: [], loops: [], stopping: false, cpu: process.cpuUsage() };
+  const p: Pollers = { pool: new http.Agent({ keepAlive: true, maxSockets: Infinity }), received: new Map(), waiters: [], errors: [], loops: [], polls: 0, stopping: false, cpu: process.cpuUsage() };
   pollers = p;
   const queues: { auth: string; queueId: string }[] = [];
   for (let i = 0; i < a.users.length; i += 100) {
@@ -150,6 +152,7 @@ export async function startPollers(a: { url: string; users: Credentials[]; regis
     queues.push(...batch);
   }
   p.cpu = process.cpuUsage();
+  p.polls = 0;
   p.loops = queues.map((q) => pollLoop(p, a.url, q.auth, q.queueId, a.host));
   return { queues: queues.length };
 }
@@ -174,7 +177,7 @@ export async function stopPollers(_: object = {}) {
   const cpu = cpuMs(p.cpu);
   p.pool.destroy();
   await Promise.all(p.loops);
-  return { received: p.received, errors: p.errors, cpuMs: cpu };
+  return { received: p.received, errors: p.errors, polls: p.polls, cpuMs: cpu };
 }
 
 // ---- Senders

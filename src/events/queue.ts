@@ -2,6 +2,7 @@
 // (heartbeats, restart notices) take the ids in between, so ids increase and a queue can be rebuilt from the
 // log after a restart or a crash.
 import { ApiError } from '../http/errors.js';
+import { JsonText } from '../lib/json-text.js';
 
 export const SLOT = 4096;
 
@@ -25,6 +26,19 @@ export interface QueuedEvent {
 
 type Waiter = (events: QueuedEvent[]) => void;
 
+// An event object is shared by every queue (of one client flavour) it is delivered to, so its JSON is written once.
+const serialized = new WeakMap<Record<string, unknown>, string>();
+
+// The `events` array of a GET /events answer; each event gets its id, as the last key.
+export function serializeEvents(events: QueuedEvent[]): JsonText {
+  const parts = events.map(({ id, event }) => {
+    let json = serialized.get(event);
+    if (json === undefined) serialized.set(event, (json = JSON.stringify(event)));
+    return json === '{}' ? `{"id":${id}}` : `${json.slice(0, -1)},"id":${id}}`;
+  });
+  return new JsonText(`[${parts.join(',')}]`);
+}
+
 export class BadEventQueueIdError extends ApiError {
   constructor(queueId: string) {
     super(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId });
@@ -46,6 +60,7 @@ export class EventQueue {
   dirty = false;
   private waiter: Waiter | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  private waking = false;
   // Set on a queue restored after a restart: the log position up to which its events must be replayed on the
   // client's next poll, which tells how far it had got.
   replayUpTo: number | null = null;
@@ -145,8 +160,15 @@ export class EventQueue {
     this.lastActivity = Date.now();
   }
 
+  // The parked poll is answered once this turn of the event loop is over, with every event that arrived in it
+  // (a group commit delivers several messages at once).
   private wake(): void {
-    if (this.waiter) queueMicrotask(() => this.finishPoll());
+    if (!this.waiter || this.waking) return;
+    this.waking = true;
+    setImmediate(() => {
+      this.waking = false;
+      this.finishPoll();
+    });
   }
 
   isIdle(now: number): boolean {

@@ -7,6 +7,7 @@ import {
   type LoggedEvent,
 } from '../store/events.js';
 import { FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
+import { CHANGE_LOG_KEEP_SECONDS, pruneCacheChanges } from '../store/cache.js';
 import { accepts, flavourKey, reformat } from './filter.js';
 import { BadEventQueueIdError, EventQueue, SLOT, type QueueOptions, type QueuedEvent } from './queue.js';
 
@@ -90,6 +91,8 @@ export class EventSystem {
 
   private deliver(e: LoggedEvent, only?: EventQueue): void {
     if (e.id > this.lastSeen) this.lastSeen = e.id;
+    // One event object per flavour (and, for messages, per set of flags), shared by the queues that get it, so
+    // that it is also serialized once (serializeEvents).
     const formatted = new Map<string, Record<string, unknown>>();
     const offer = (q: EventQueue, flags: string[]) => {
       if (q.realmId !== e.realmId || e.id <= q.baseEventId) return;
@@ -98,8 +101,13 @@ export class EventSystem {
       let event = formatted.get(key);
       if (!event) formatted.set(key, (event = reformat(q.options, e.event)));
       if (e.event.type === 'message') {
-        event = { ...event, flags };
-        if (e.event._sender_queue_id === q.id) event.local_message_id = e.event._local_id;
+        if (e.event._sender_queue_id === q.id) event = { ...event, flags, local_message_id: e.event._local_id };
+        else {
+          const flagged = `${key} ${flags.join(',')}`;
+          const shared = formatted.get(flagged);
+          if (shared) event = shared;
+          else formatted.set(flagged, (event = { ...event, flags }));
+        }
       }
       if (!q.push(e.id, event, this.settings.maxQueueLength)) this.remove(q, 'overflow');
     };
@@ -230,6 +238,7 @@ export class EventSystem {
     idle.forEach((q) => this.remove(q, 'idle'));
     await this.flush();
     await pruneEvents(this.app.db, Math.floor(now / 1000) - 600);
+    await pruneCacheChanges(this.app.db, Math.floor(now / 1000) - CHANGE_LOG_KEEP_SECONDS);
   }
 
   private async flush(): Promise<void> {

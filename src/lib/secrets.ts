@@ -15,10 +15,20 @@ export function randomToken(length = 32): string {
   return out;
 }
 
+const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest();
+
 export function constantTimeEqual(a: string, b: string): boolean {
-  const x = crypto.createHash('sha256').update(a).digest();
-  const y = crypto.createHash('sha256').update(b).digest();
-  return crypto.timingSafeEqual(x, y) && a.length === b.length;
+  return crypto.timingSafeEqual(sha256(a), sha256(b)) && a.length === b.length;
+}
+
+// The same comparison against a secret kept with an object that holds it (a cached user and its API key): the
+// secret's digest is computed once per object.
+const digests = new WeakMap<object, Buffer>();
+
+export function secretMatches(holder: object, secret: string, presented: string): boolean {
+  let digest = digests.get(holder);
+  if (!digest) digests.set(holder, (digest = sha256(secret)));
+  return crypto.timingSafeEqual(digest, sha256(presented)) && secret.length === presented.length;
 }
 
 export interface PasswordHasher {

@@ -263,7 +263,15 @@ export interface LinkifierTable {
   position: Generated<number>;
 }
 
+export interface CacheChangeTable {
+  id: Generated<number>;
+  created: number;
+  origin: string;
+  tables: string;
+}
+
 export interface Schema {
+  cache_changes: CacheChangeTable;
   reactions: ReactionTable;
   realm_emoji: RealmEmojiTable;
   linkifiers: LinkifierTable;

@@ -46,11 +46,12 @@ export function dialectOf(db: Kysely<any>): Dialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
-// Keeps the SQLite index in step with a message's text; call it whenever a message is inserted or its topic
-// or content (the Markdown source) changes, in the same transaction. PostgreSQL's index needs no help.
-export async function indexMessageText(tx: Kysely<any>, id: number, topic: string, content: string): Promise<void> {
+// Keeps the SQLite index in step with a message's text; call it whenever a message is inserted (`fresh`: not
+// indexed before) or its topic or content (the Markdown source) changes, in the same transaction. PostgreSQL's
+// index needs no help.
+export async function indexMessageText(tx: Kysely<any>, id: number, topic: string, content: string, fresh = false): Promise<void> {
   if (dialectOf(tx) !== 'sqlite') return;
-  await sql`delete from message_search where rowid = ${id}`.execute(tx);
+  if (!fresh) await sql`delete from message_search where rowid = ${id}`.execute(tx);
   await sql`insert into message_search (rowid, topic, content) values (${id}, ${topic}, ${content})`.execute(tx);
 }
 

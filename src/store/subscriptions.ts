@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from './db.js';
 import type { SubscriptionTable } from './schema.js';
+import { cached, cacheMap } from './cache.js';
 
 export const SUBSCRIPTION_FLAGS = ['desktop_notifications', 'audible_notifications', 'push_notifications', 'email_notifications', 'wildcard_mentions_notify'] as const;
 
@@ -39,13 +40,28 @@ export async function subscriptionsOfUser(db: Db, userId: number): Promise<Subsc
   return rows.map(toSubscription);
 }
 
+// Every message to a channel needs its subscribers, and the sender's subscription: cached (src/store/cache.ts).
+const subscriptionsByPair = cacheMap<string, Subscription | null>('subscriptions');
+const subscribersByStream = cacheMap<number, number[]>('subscriptions', 'users');
+
 export async function findSubscription(db: Db, userId: number, streamId: number): Promise<Subscription | undefined> {
-  const row = await db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('stream_id', '=', streamId).executeTakeFirst();
-  return row && toSubscription(row);
+  const sub = await cached(db, subscriptionsByPair, `${userId} ${streamId}`, async () => {
+    const row = await db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('stream_id', '=', streamId).executeTakeFirst();
+    return row ? toSubscription(row) : null;
+  });
+  return sub ?? undefined;
 }
 
-// Active subscribers, deactivated users excluded, for every given channel.
+// Active subscribers, deactivated users excluded, for every given channel (fresh arrays: callers may change them).
 export async function subscriberIds(db: Db, streamIds: number[]): Promise<Map<number, number[]>> {
+  if (streamIds.length === 1) {
+    const [id] = streamIds;
+    return new Map([[id, [...(await cached(db, subscribersByStream, id, async () => (await loadSubscriberIds(db, streamIds)).get(id)!))]]]);
+  }
+  return loadSubscriberIds(db, streamIds);
+}
+
+async function loadSubscriberIds(db: Db, streamIds: number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(streamIds.map((id) => [id, []]));
   for (let i = 0; i < streamIds.length; i += 500) {
     const rows = await db

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from './db.js';
 import type { UserTable } from './schema.js';
+import { cached, cacheMap } from './cache.js';
 
 export const ROLE = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600 } as const;
 export type RoleName = keyof typeof ROLE;
@@ -82,14 +83,17 @@ export async function insertUser(db: Db, u: NewUser): Promise<User> {
   return toUser(await db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow());
 }
 
+// Every request authenticates by e-mail and API key: users are cached (src/store/cache.ts), by e-mail and by id.
+const usersByEmail = cacheMap<string, User | null>('users');
+const usersById = cacheMap<string, User | null>('users');
+
 export async function findUserByEmail(db: Db, realmId: number, email: string): Promise<User | undefined> {
-  const row = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('realm_id', '=', realmId)
-    .where('email_key', '=', emailKey(email))
-    .executeTakeFirst();
-  return row && toUser(row);
+  const key = emailKey(email);
+  const user = await cached(db, usersByEmail, `${realmId} ${key}`, async () => {
+    const row = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('email_key', '=', key).executeTakeFirst();
+    return row ? toUser(row) : null;
+  });
+  return user ?? undefined;
 }
 
 // Ids are 32-bit integer columns; PostgreSQL refuses to compare them with anything larger.
@@ -97,13 +101,11 @@ const MAX_ID = 2 ** 31 - 1;
 
 export async function findUser(db: Db, realmId: number, id: number): Promise<User | undefined> {
   if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) return undefined;
-  const row = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('realm_id', '=', realmId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row && toUser(row);
+  const user = await cached(db, usersById, `${realmId} ${id}`, async () => {
+    const row = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', '=', id).executeTakeFirst();
+    return row ? toUser(row) : null;
+  });
+  return user ?? undefined;
 }
 
 export async function listUsers(db: Db, realmId: number): Promise<User[]> {
