@@ -213,7 +213,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     _raw_content: content,
     ...(input.queueId ? { _sender_queue_id: input.queueId, _local_id: input.localId } : {}),
     ...(stream && !stream.inviteOnly ? { _public_channel: true } : {}),
-  }, rows.map((r) => ({ id: r.userId, flags: flagNames(r.flags) })));
+  }, rows.map((r) => (r.flags ? { id: r.userId, flags: flagNames(r.flags) } : r.userId))); // no flags: the id alone
   return { id };
 }
 

@@ -197,6 +197,12 @@ export class EventSystem {
     q.dirty = true;
   }
 
+  // Resolves once the events committed in this process so far are in their queues (delivery runs after the
+  // commit, so a client that made a change and polls at once would otherwise race it).
+  delivered(): Promise<void> {
+    return this.chain;
+  }
+
   // Answers now when there is something to say (or dont_block), else parks the poll until an event or a
   // heartbeat. `onClose` registers a callback for the client going away.
   poll(q: EventQueue, dontBlock: boolean, onClose: (fn: () => void) => void): Promise<QueuedEvent[]> {

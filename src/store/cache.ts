@@ -63,8 +63,9 @@ export class StoreCache implements WriteObserver {
   private checking: Promise<void> | null = null;
   private nextCheck: Promise<void> | null = null;
 
-  // `changedElsewhere` (SQLite) tells whether another connection has committed since it was last asked.
-  constructor(private changedElsewhere: (() => boolean) | null) {}
+  // SQLite: `changedElsewhere` tells whether another connection has committed since it was last asked.
+  // PostgreSQL: `logPosition` reads the newest change id.
+  constructor(private changedElsewhere: (() => boolean) | null, private logPosition?: () => Promise<number>) {}
 
   watches(table: string): boolean {
     return WATCHED.has(table);
@@ -167,30 +168,59 @@ export class StoreCache implements WriteObserver {
   }
 
   private async check(db: Kysely<any>): Promise<void> {
-    const { rows } = await sql<{ id: number | null }>`select max(id) as id from cache_changes`.execute(db);
-    if (Number(rows[0]?.id ?? 0) > this.applied) this.apply(await this.readLog(db));
+    if ((await this.logPosition!()) > this.applied) this.apply(await this.readLog(db));
     else this.lastRead = Date.now();
   }
 
-  async read<K, V>(db: Kysely<any>, desc: CacheMap<K, V>, key: K, load: () => Promise<V>): Promise<V> {
+  async readMany<K, V>(desc: CacheMap<K, V>, keys: K[], load: (missing: K[]) => Promise<Map<K, V>>): Promise<Map<K, V>> {
+    if (desc.tables.some((t) => this.inFlight.get(t))) return load(keys);
+    const entries = entriesOf(this.maps, desc);
+    const found = new Map<K, V>();
+    const missing = keys.filter((k) => {
+      const hit = entries.get(k);
+      if (hit !== undefined) found.set(k, hit);
+      return hit === undefined;
+    });
+    if (!missing.length) return found;
+    const generations = desc.tables.map((t) => this.generations.get(t));
+    const loaded = await load(missing);
+    // Kept only if nothing changed these tables while they were read.
+    const keep = desc.tables.every((t, i) => this.generations.get(t) === generations[i] && !this.inFlight.get(t));
+    if (keep && entries.size + loaded.size > MAX_ENTRIES) entries.clear();
+    for (const [k, v] of loaded) found.set(k, keep ? store(entries, k, v) : v);
+    return found;
+  }
+
+  async read<K, V>(desc: CacheMap<K, V>, key: K, load: () => Promise<V>): Promise<V> {
     if (desc.tables.some((t) => this.inFlight.get(t))) return load();
-    let entries = this.maps.get(desc as CacheMap<unknown, unknown>) as Map<K, V> | undefined;
-    if (!entries) this.maps.set(desc as CacheMap<unknown, unknown>, (entries = new Map()) as Map<unknown, unknown>);
+    const entries = entriesOf(this.maps, desc);
     const hit = entries.get(key);
     if (hit !== undefined) return hit;
     const generations = desc.tables.map((t) => this.generations.get(t));
     const value = await load();
-    // Kept only if nothing changed these tables while it was read.
-    if (value !== undefined && desc.tables.every((t, i) => this.generations.get(t) === generations[i] && !this.inFlight.get(t))) {
-      if (entries.size >= MAX_ENTRIES) entries.clear();
-      entries.set(key, deepFreeze(value));
-    }
-    return value;
+    if (!desc.tables.every((t, i) => this.generations.get(t) === generations[i] && !this.inFlight.get(t))) return value;
+    if (entries.size >= MAX_ENTRIES) entries.clear();
+    return store(entries, key, value);
   }
 }
 
+type Entries = Map<CacheMap<unknown, unknown>, Map<unknown, unknown>>;
+
+function entriesOf<K, V>(maps: Entries, desc: CacheMap<K, V>): Map<K, V> {
+  let entries = maps.get(desc as CacheMap<unknown, unknown>) as Map<K, V> | undefined;
+  if (!entries) maps.set(desc as CacheMap<unknown, unknown>, (entries = new Map()) as Map<unknown, unknown>);
+  return entries;
+}
+
+function store<K, V>(entries: Map<K, V>, key: K, value: V): V {
+  if (value !== undefined) entries.set(key, deepFreeze(value));
+  return value;
+}
+
 const caches = new WeakMap<DialectAdapter, StoreCache>();
-const snapshots = new WeakSet<Kysely<any>>();
+// A snapshot (POST /register's state) never reads the cache, but reads what it read before from a memory of its
+// own, exact within its snapshot: blocks that need the same users or channels read them once.
+const snapshots = new WeakMap<Kysely<any>, Entries>();
 
 export function registerCache(adapter: DialectAdapter, cache: StoreCache): void {
   caches.set(adapter, cache);
@@ -200,10 +230,28 @@ const cacheOf = (db: Kysely<any>) => caches.get(db.getExecutor().adapter);
 
 // The value for `key`, from memory when this process may answer from it, else from `load` (a query on `db`).
 // `load` must return `null`, not undefined, for "no such row" (that answer is cached too).
-export function cached<K, V>(db: Kysely<any>, desc: CacheMap<K, V>, key: K, load: () => Promise<V>): Promise<V> {
+export async function cached<K, V>(db: Kysely<any>, desc: CacheMap<K, V>, key: K, load: () => Promise<V>): Promise<V> {
+  const memo = snapshots.get(db);
+  if (memo) {
+    const entries = entriesOf(memo, desc);
+    const hit = entries.get(key);
+    return hit !== undefined ? hit : store(entries, key, await load());
+  }
   const cache = cacheOf(db);
-  if (!cache?.enabled || snapshots.has(db)) return load();
-  return cache.read(db, desc, key, load);
+  return cache?.enabled ? cache.read(desc, key, load) : load();
+}
+
+// The same for many keys at once; `load` reads those not in memory, in one query.
+export async function cachedMany<K, V>(db: Kysely<any>, desc: CacheMap<K, V>, keys: K[], load: (missing: K[]) => Promise<Map<K, V>>): Promise<Map<K, V>> {
+  const memo = snapshots.get(db);
+  if (memo) {
+    const entries = entriesOf(memo, desc);
+    const missing = keys.filter((k) => !entries.has(k));
+    if (missing.length) for (const [k, v] of await load(missing)) store(entries, k, v);
+    return new Map(keys.filter((k) => entries.has(k)).map((k) => [k, entries.get(k)!]));
+  }
+  const cache = cacheOf(db);
+  return cache?.enabled ? cache.readMany(desc, keys, load) : load(keys);
 }
 
 // Before answering a request: every change committed by any process before this call is taken into account.
@@ -213,7 +261,7 @@ export function syncCaches(db: Kysely<any>): Promise<void> | void {
 
 // Reads in this transaction see its snapshot only, never the cache.
 export function markSnapshot(tx: Kysely<any>): void {
-  snapshots.add(tx);
+  snapshots.set(tx, new Map());
 }
 
 export async function pruneCacheChanges(db: Kysely<any>, before: number): Promise<void> {

@@ -43,7 +43,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
     // A dropped connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
-    cache = new StoreCache(null);
+    // The per-request check is a prepared statement sent on the pool directly: it runs for every request.
+    const position = { name: 'parlance_cache_position', text: 'select coalesce(max(id), 0) as id from cache_changes' };
+    cache = new StoreCache(null, async () => Number((await pool.query<{ id: number }>(position)).rows[0].id));
     db = new Kysely<Schema>({ dialect: tracked(new PostgresDialect({ pool }), cache) });
   } else {
     dialect = 'sqlite';

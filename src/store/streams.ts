@@ -137,9 +137,13 @@ export async function findStreamByName(db: Db, realmId: number, name: string): P
   return stream ?? undefined;
 }
 
+const streamsByRealm = cacheMap<number, Stream[]>('streams');
+
 export async function listStreams(db: Db, realmId: number): Promise<Stream[]> {
-  const rows = await db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).orderBy('id').execute();
-  return rows.map(toStream);
+  return cached(db, streamsByRealm, realmId, async () => {
+    const rows = await db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).orderBy('id').execute();
+    return rows.map(toStream);
+  });
 }
 
 export async function listDefaultStreamIds(db: Db, realmId: number): Promise<number[]> {

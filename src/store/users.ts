@@ -108,9 +108,13 @@ export async function findUser(db: Db, realmId: number, id: number): Promise<Use
   return user ?? undefined;
 }
 
+const usersByRealm = cacheMap<number, User[]>('users');
+
 export async function listUsers(db: Db, realmId: number): Promise<User[]> {
-  const rows = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).orderBy('id').execute();
-  return rows.map(toUser);
+  return cached(db, usersByRealm, realmId, async () => {
+    const rows = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).orderBy('id').execute();
+    return rows.map(toUser);
+  });
 }
 
 export async function findUsers(db: Db, realmId: number, ids: number[]): Promise<User[]> {
