@@ -38,6 +38,7 @@ export async function startServer(config: Config): Promise<Running> {
   database.enableCache();
   const events = new EventSystem(app, {
     heartbeatSeconds: config.heartbeatSeconds,
+    coalesceMs: config.eventCoalesceMs,
     gcIntervalSeconds: config.queueGcIntervalSeconds,
     maxQueueLength: config.maxQueueLength,
     logPollMs: config.eventLogPollMs,

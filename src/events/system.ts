@@ -21,6 +21,7 @@ const RESTART_EVENT = {
 
 export interface EventSettings {
   heartbeatSeconds: number;
+  coalesceMs: number;
   gcIntervalSeconds: number;
   maxQueueLength: number;
   logPollMs: number;
@@ -208,13 +209,14 @@ export class EventSystem {
   poll(q: EventQueue, dontBlock: boolean, onClose: (fn: () => void) => void): Promise<QueuedEvent[]> {
     q.lastActivity = Date.now();
     q.dirty = true;
-    if (q.events.length || dontBlock || this.closed) {
+    if ((q.events.length && !q.coalescing(this.settings.coalesceMs)) || dontBlock || this.closed) {
       q.finishPoll();
+      q.answered();
       return Promise.resolve(q.events.slice());
     }
     return new Promise((resolve) => {
       const jitter = this.settings.heartbeatSeconds >= 20 ? (Math.random() - 0.5) * 0.2 : 0;
-      q.park(resolve, this.settings.heartbeatSeconds * 1000 * (1 + jitter), () => this.lastSeen);
+      q.park(resolve, this.settings.heartbeatSeconds * 1000 * (1 + jitter), () => this.lastSeen, this.settings.coalesceMs);
       onClose(() => {
         q.abandonPoll(resolve);
         resolve([]);

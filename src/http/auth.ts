@@ -46,7 +46,7 @@ export function basicCredentials(req: FastifyRequest): BasicCredentials | null {
 export async function authenticateUser(app: App, realm: Realm, creds: BasicCredentials): Promise<User> {
   const user = await findUserByEmail(app.db, realm.id, creds.username);
   // Compare even when there is no such user, so that timing does not reveal which e-mails exist.
-  const keyMatches = secretMatches(user ?? NO_USER, user?.apiKey ?? NO_USER.apiKey, creds.password);
+  const keyMatches = secretMatches(user?.apiKey ?? NO_KEY, creds.password);
   if (!user || !keyMatches) throw new UnauthorizedError('Invalid API key');
   if (!user.isActive) throw new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401, {}, challenge);
   if (realm.deactivated) {
@@ -56,4 +56,4 @@ export async function authenticateUser(app: App, realm: Realm, creds: BasicCrede
 }
 
 const challenge = { 'WWW-Authenticate': 'Basic realm="zulip"' };
-const NO_USER = { apiKey: '-'.repeat(32) };
+const NO_KEY = '-'.repeat(32);

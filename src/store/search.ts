@@ -77,7 +77,10 @@ export function searchCondition(dialect: Dialect, text: string): Expression<SqlB
   if (!words.length) return sql<SqlBool>`1 = 0`;
   const parts: Expression<SqlBool>[] = [];
   if (dialect === 'postgres') {
-    parts.push(sql<SqlBool>`${sql.raw(postgresSearchDocument('m.'))} @@ plainto_tsquery('english', ${text})`);
+    // The matching ids come from the index first (an array computed once): as a plain condition, the planner may
+    // walk messages newest first and compute every message's document until it has found enough (a second for a
+    // word in 1% of 100,000 messages, instead of 10 ms).
+    parts.push(sql<SqlBool>`m.id = any(array(select id from messages where ${sql.raw(postgresSearchDocument())} @@ plainto_tsquery('english', ${text})))`);
   } else {
     const query = words.map((w) => `"${w}"`).join(' ');
     parts.push(sql<SqlBool>`m.id in (select rowid from message_search where message_search match ${query})`);

@@ -42,7 +42,8 @@ function groupCommit<T>(db: Db, fn: Work<T>): Promise<Outcome<T>> {
     q.jobs.push({ fn, resolve: resolve as Job['resolve'], reject });
     if (!q.running) {
       q.running = true;
-      void drainGroups(db, q);
+      // The first group starts after this turn of the event loop, with the work of every request read in it.
+      setImmediate(() => void drainGroups(db, q));
     }
   });
 }
