@@ -75,7 +75,8 @@ function word(rnd: () => number): string {
 export async function historyDb(size: number, log: (s: string) => void): Promise<HistoryDb> {
   const key = `history_${size}_${schemaKey()}`;
   const adminUrl = process.env.DATABASE_URL || undefined;
-  const dataDir = path.join(cacheDir(), key);
+  // PostgreSQL's server still needs a data directory (custom emoji files): a separate one.
+  const dataDir = path.join(cacheDir(), adminUrl ? `${key}_pg` : key);
   let databaseUrl: string | undefined;
   if (adminUrl) {
     const url = new URL(adminUrl);

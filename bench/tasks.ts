@@ -114,7 +114,8 @@ function record(p: Pollers, events: any[]): void {
   });
 }
 
-async function pollLoop(p: Pollers, url: string, auth: string, queueId: string, host?: string): Promise<void> {
+// `once`: stop after the first answer that carries events (no new poll follows it).
+async function pollLoop(p: Pollers, url: string, auth: string, queueId: string, host?: string, once = false): Promise<void> {
   let last = -1;
   while (!p.stopping) {
     let r;
@@ -132,11 +133,12 @@ async function pollLoop(p: Pollers, url: string, auth: string, queueId: string, 
     const events = JSON.parse(r.text).events as any[];
     if (events.length) last = events[events.length - 1].id;
     record(p, events);
+    if (once && events.length) return;
   }
 }
 
 // Registers one queue per entry of `users` (a user may appear many times) and starts polling them all.
-export async function startPollers(a: { url: string; users: Credentials[]; register: Record<string, string>; host?: string }) {
+export async function startPollers(a: { url: string; users: Credentials[]; register: Record<string, string>; host?: string; once?: boolean }) {
   if (pollers) throw new Error('pollers already running');
   const p: Pollers = { pool: new http.Agent({ keepAlive: true, maxSockets: Infinity }), received: new Map(), waiters: [], errors: [], loops: [], polls: 0, stopping: false, cpu: process.cpuUsage() };
   pollers = p;
@@ -153,7 +155,7 @@ export async function startPollers(a: { url: string; users: Credentials[]; regis
   }
   p.cpu = process.cpuUsage();
   p.polls = 0;
-  p.loops = queues.map((q) => pollLoop(p, a.url, q.auth, q.queueId, a.host));
+  p.loops = queues.map((q) => pollLoop(p, a.url, q.auth, q.queueId, a.host, a.once));
   return { queues: queues.length };
 }
 

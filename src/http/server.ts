@@ -70,8 +70,10 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
   http.addHook('preClose', async () => {
     closing = true;
   });
-  http.addHook('onSend', async (_req, reply) => {
+  // A callback hook: an async one costs promises on every response, and each poll answer is one.
+  http.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
+    done(null, payload);
   });
 
   // Parameters may come in a body whatever the method, GET included.

@@ -4,11 +4,11 @@
 //
 // Every transaction that writes one of these tables logs the tables in `cache_changes`, in that transaction
 // (src/store/tracking.ts). The writing process forgets its cached rows of those tables at the commit; every
-// other process forgets them when it reads the log, which it does before answering from memory:
-// - SQLite: when the file has changed under another connection (PRAGMA data_version, no query otherwise), at
-//   each cached read and at the start of each transaction;
-// - PostgreSQL: at the start of each request (`syncCaches`), with one small query that requests arriving
-//   while it runs share with the next one.
+// other process forgets them when it reads the log, which it does at the start of each request (`syncCaches`)
+// and of each background job:
+// - SQLite: when the file has changed under another connection (PRAGMA data_version, no query otherwise); also
+//   at the start of each transaction;
+// - PostgreSQL: with one small query, which the requests arriving while it runs share with the next one.
 // While a transaction of this process has written a table and not yet ended, reads of that table go to the
 // database (the writer must see its own writes; others must not cache what may be about to change). Reads in
 // snapshots (POST /register's state) always go to the database, which keeps them consistent with their log
