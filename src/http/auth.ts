@@ -2,7 +2,7 @@
 // (API e-mail and API key).
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../app.js';
-import { secretMatches } from '../lib/secrets.js';
+import { constantTimeEqual } from '../lib/secrets.js';
 import { findRealmBySubdomain, type Realm } from '../store/realms.js';
 import { findUserByEmail, type User } from '../store/users.js';
 import { ApiError, UnauthorizedError } from './errors.js';
@@ -46,7 +46,7 @@ export function basicCredentials(req: FastifyRequest): BasicCredentials | null {
 export async function authenticateUser(app: App, realm: Realm, creds: BasicCredentials): Promise<User> {
   const user = await findUserByEmail(app.db, realm.id, creds.username);
   // Compare even when there is no such user, so that timing does not reveal which e-mails exist.
-  const keyMatches = secretMatches(user?.apiKey ?? NO_KEY, creds.password);
+  const keyMatches = constantTimeEqual(user?.apiKey ?? '-'.repeat(32), creds.password);
   if (!user || !keyMatches) throw new UnauthorizedError('Invalid API key');
   if (!user.isActive) throw new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401, {}, challenge);
   if (realm.deactivated) {
@@ -56,4 +56,3 @@ export async function authenticateUser(app: App, realm: Realm, creds: BasicCrede
 }
 
 const challenge = { 'WWW-Authenticate': 'Basic realm="zulip"' };
-const NO_KEY = '-'.repeat(32);

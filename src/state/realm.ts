@@ -102,10 +102,10 @@ export const REALM_SETTING_DEFAULTS: Readonly<RealmSettings> = Object.freeze({
   >),
 });
 
-// Overrides are validated when written, so they are trusted here.
 // Realms read from the store's cache are shared and frozen: their settings are merged once (and frozen too).
 const mergedSettings = new WeakMap<Realm, RealmSettings>();
 
+// Overrides are validated when written, so they are trusted here.
 export function realmSettings(realm: Realm): RealmSettings {
   if (!Object.isFrozen(realm)) return { ...REALM_SETTING_DEFAULTS, ...realm.settings } as RealmSettings;
   let merged = mergedSettings.get(realm);

@@ -21,9 +21,9 @@ export const EVENT_LOG_LOCK = 0x7061726c; // "parl"
 
 // PostgreSQL hands out ids before commit, so concurrent writers could commit out of id order and a reader
 // could skip an event. Writers of the log take one transaction-scoped lock, so ids commit in order. Callers
-// insert events last in their transaction, so the lock is held only for the insert and the commit.
-// Every write transaction ends here, so the statements are written out (no query builder); on PostgreSQL the
-// lock and the insert are one statement (the lock is taken before the first row, and so before its id).
+// insert events last in their transaction, so the lock is held only for the insert and the commit; the lock
+// and the insert are one statement (the lock is taken before the first row is made, so before its id). Every
+// write transaction ends here, so the statements are written out rather than built.
 export async function appendEvents(tx: Tx, dialect: Dialect, now: number, events: NewEvent[]): Promise<LoggedEvent[]> {
   if (!events.length) return [];
   const rows = events.map((e) => [e.realmId, now, JSON.stringify(e.event), e.users && JSON.stringify(e.users)]);

@@ -82,21 +82,24 @@ export const dmKey = (userIds: number[]) => [...new Set(userIds)].sort((a, b) =>
 
 const streamRecipients = cacheMap<number, number | null>('recipients');
 
-export async function streamRecipient(tx: Tx, realmId: number, streamId: number): Promise<number> {
-  const id = await cached(tx, streamRecipients, streamId, async () => (await tx.selectFrom('recipients').select('id').where('stream_id', '=', streamId).executeTakeFirst())?.id ?? null);
+// The recipient row of a channel or conversation, made by its first message. Concurrent first messages
+// (PostgreSQL) may both make it: the loser's insert does nothing, and it reads the winner's row.
+async function recipientRow(tx: Tx, values: { realm_id: number; stream_id: number | null; dm_key: string | null }, find: () => Promise<number | null>): Promise<number> {
+  const id = await find();
   if (id !== null) return id;
-  // Concurrent first messages (PostgreSQL) may both get here: the loser's insert does nothing, and it reads the
-  // winner's row.
-  await tx.insertInto('recipients').values({ realm_id: realmId, stream_id: streamId, dm_key: null }).onConflict((oc) => oc.column('stream_id').doNothing()).execute();
-  return (await tx.selectFrom('recipients').select('id').where('stream_id', '=', streamId).executeTakeFirstOrThrow()).id;
+  await tx.insertInto('recipients').values(values).onConflict((oc) => oc.column(values.stream_id === null ? 'dm_key' : 'stream_id').doNothing()).execute();
+  return (await find())!;
+}
+
+export async function streamRecipient(tx: Tx, realmId: number, streamId: number): Promise<number> {
+  const select = async () => (await tx.selectFrom('recipients').select('id').where('stream_id', '=', streamId).executeTakeFirst())?.id ?? null;
+  return recipientRow(tx, { realm_id: realmId, stream_id: streamId, dm_key: null }, () => cached(tx, streamRecipients, streamId, select));
 }
 
 export async function dmRecipient(tx: Tx, realmId: number, userIds: number[]): Promise<number> {
   const key = dmKey(userIds);
-  const row = await tx.selectFrom('recipients').select('id').where('dm_key', '=', key).executeTakeFirst();
-  if (row) return row.id;
-  await tx.insertInto('recipients').values({ realm_id: realmId, stream_id: null, dm_key: key }).onConflict((oc) => oc.column('dm_key').doNothing()).execute();
-  return (await tx.selectFrom('recipients').select('id').where('dm_key', '=', key).executeTakeFirstOrThrow()).id;
+  const select = async () => (await tx.selectFrom('recipients').select('id').where('dm_key', '=', key).executeTakeFirst())?.id ?? null;
+  return recipientRow(tx, { realm_id: realmId, stream_id: null, dm_key: key }, select);
 }
 
 export async function findDmRecipient(db: Db, userIds: number[]): Promise<number | null> {
