@@ -19,6 +19,7 @@ import { formatMessage } from '../format/messages.js';
 import { realmGroupValue } from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { renderExtras } from './linkifiers.js';
+import { flagAlertWords } from './alert-words.js';
 
 export interface SendInput {
   type: 'stream' | 'private';
@@ -196,6 +197,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     (topicParticipants.has(userId) ? FLAG_BITS.topic_wildcard_mentioned : 0) |
     (userId === sender.id && !recipientSet.has(sender.id) ? FLAG_BITS.historical : 0);
   const rows = recipients.map((userId) => ({ userId, flags: flagsFor(userId) }));
+  await flagAlertWords(tx, realm.id, content, rows);
   const id = await insertMessage(tx, message, rows);
   if (stream && stream.firstMessageId === null) await updateStream(tx, stream.id, { firstMessageId: id });
 

@@ -8,7 +8,9 @@ import type { Db } from '../store/db.js';
 import { findPresence, lastPresenceUpdateId, listPresence, nextPresenceUpdateId, savePresence, type Presence } from '../store/presence.js';
 import type { Realm } from '../store/realms.js';
 import { findUsers, type User } from '../store/users.js';
+import { ApiError } from '../http/errors.js';
 import { inTransaction } from './transaction.js';
+import { accessUser } from './users.js';
 
 const OFFLINE_THRESHOLD = SERVER_LIMITS.server_presence_offline_threshold_seconds;
 // Pings closer together than this change nothing worth storing.
@@ -85,4 +87,21 @@ export async function doUpdatePresence(app: App, realm: Realm, user: User, input
     historyLimitDays: input.historyLimitDays ?? 14,
     modern: input.lastUpdateId !== undefined || input.slimPresence,
   });
+}
+
+// GET /realm/presence: the organization's presence in the legacy format, as the reference server sends it.
+export async function accessRealmPresence(app: App, realm: Realm) {
+  return presenceData(app.db, realm, { historyLimitDays: 14, modern: false });
+}
+
+// GET /users/{user_id_or_email}/presence: one user's presence, `offline` in the aggregate once it is stale.
+export async function accessUserPresence(app: App, realm: Realm, viewer: User, key: { id?: number; email?: string }, label: string) {
+  const target = await accessUser(app, realm, viewer, key);
+  if (target.isBot) throw new ApiError('Presence is not supported for bot users.');
+  const p = await findPresence(app.db, target.id);
+  if (!p || !target.isActive || !userSettings(target).presence_enabled) throw new ApiError(`No presence data for ${label}`);
+  const { website } = legacyPresence(p);
+  const now = Math.floor(Date.now() / 1000);
+  const entry = { status: website.status, timestamp: website.timestamp };
+  return { presence: { website: entry, aggregated: { ...entry, status: now - entry.timestamp > OFFLINE_THRESHOLD ? 'offline' : entry.status } } };
 }

@@ -16,7 +16,7 @@ export async function notificationBot(tx: Tx, emit: Emit, realm: Realm, host: st
     (await findUserByEmail(tx, realm.id, email)) ??
     (await listUsers(tx, realm.id)).find((u) => u.isBot && u.botOwnerId === null && u.email.startsWith(`${NOTIFICATION_BOT.localPart}@`));
   if (found?.isBot) return found;
-  return insertUserInTx(tx, emit, realm.id, {
+  return insertUserInTx(tx, emit, realm, {
     email,
     fullName: NOTIFICATION_BOT.fullName,
     password: null,

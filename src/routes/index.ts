@@ -22,6 +22,11 @@ import { messageEditRoutes } from './message-edit.js';
 import { reactionRoutes } from './reactions.js';
 import { realmEmojiRoutes } from './realm-emoji.js';
 import { linkifierRoutes } from './linkifiers.js';
+import { alertWordRoutes } from './alert-words.js';
+import { profileFieldRoutes } from './profile-fields.js';
+import { realmDomainRoutes } from './realm-domains.js';
+import { userDefaultRoutes } from './user-defaults.js';
+import { botRoutes } from './bots.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -50,6 +55,11 @@ export function allRoutes(): AnyRoute[] {
     ...reactionRoutes,
     ...realmEmojiRoutes,
     ...linkifierRoutes,
+    ...alertWordRoutes,
+    ...profileFieldRoutes,
+    ...realmDomainRoutes,
+    ...userDefaultRoutes,
+    ...botRoutes,
   );
   return routes;
 }
