@@ -29,6 +29,12 @@ export const INTERFACE_TYPES = [1, 2];
 export const EMBEDDED_BOTS: { name: string; config: Record<string, string> }[] = [];
 export const INCOMING_WEBHOOK_INTEGRATIONS: Record<string, unknown>[] = [];
 
+// Bots and guests neither own nor administer bots (the reference server's require_member_or_admin).
+export function checkMemberOrAdmin(user: User): void {
+  if (user.isBot) throw new ApiError('This endpoint does not accept bot requests.');
+  if (user.role === ROLE.guest) throw new ApiError('Not allowed for guest users');
+}
+
 // Those who administer a bot: its owner and the organization's administrators.
 export async function botAudience(db: Db, realm: Realm, bot: User): Promise<number[]> {
   return (await listUsers(db, realm.id)).filter((u) => u.isActive && !u.isBot && (isRealmAdmin(u) || u.id === bot.botOwnerId)).map((u) => u.id);
@@ -78,6 +84,7 @@ export interface CreateBotInput {
 
 // `host` is the organization's host name, the domain of bot e-mails (realm_bot_domain).
 export async function doCreateBot(app: App, realm: Realm, user: User, input: CreateBotInput, host: string) {
+  checkMemberOrAdmin(user);
   const shortName = input.shortName.trim();
   if (!shortName) throw new ApiError('Bad name or username');
   const fullName = checkFullName(input.fullName);
@@ -130,6 +137,7 @@ export async function checkBotNameAvailable(db: Db, realm: Realm, fullName: stri
 
 // A bot the caller may administer: its owner or an administrator.
 export async function accessBot(db: Db, realm: Realm, user: User, botId: number): Promise<User> {
+  checkMemberOrAdmin(user);
   const bot = await findUser(db, realm.id, botId);
   if (!bot || !bot.isBot) throw new ApiError('No such bot');
   if (!isRealmAdmin(user) && bot.botOwnerId !== user.id) throw new ApiError('Insufficient permission');
@@ -138,6 +146,7 @@ export async function accessBot(db: Db, realm: Realm, user: User, botId: number)
 
 // GET /bots: the caller's own active bots, oldest first.
 export async function accessOwnBots(app: App, realm: Realm, user: User) {
+  checkMemberOrAdmin(user);
   const bots = (await listUsers(app.db, realm.id)).filter((u) => u.isBot && u.isActive && u.botOwnerId === user.id).sort((a, b) => a.dateJoined - b.dateJoined || a.id - b.id);
   const settings = await botSettings(app.db, bots.map((b) => b.id));
   const name = await streamNamer(app.db, realm);
