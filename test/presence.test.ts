@@ -63,3 +63,62 @@ test('invisible users share no presence', async () => {
   const res = await server.as('cordelia').post('/users/me/presence', { status: 'active', slim_presence: true });
   assert.ok(!(String(server.users.polonius.id) in res.body.presences));
 });
+
+test('GET /realm/presence: the organization in the legacy format', async () => {
+  const { assertMatchesSchema } = await import('./helpers/openapi.js');
+  await server.as('shiva').post('/users/me/presence', { status: 'active' });
+  const res = await server.as('hamlet').get('/realm/presence');
+  assert.equal(res.status, 200, res.text);
+  assertMatchesSchema('/realm/presence', 'get', res.body);
+  const shiva = res.body.presences[server.users.shiva.email];
+  assert.deepEqual([shiva.aggregated.status, shiva.website.client, shiva.website.pushable], ['active', 'website', false]);
+  assert.equal(typeof res.body.server_timestamp, 'number');
+  assert.ok(res.body.presence_last_update_id >= 1);
+  assert.ok(!(server.users.polonius.email in res.body.presences), 'invisible users are left out');
+});
+
+test('GET /users/{user_id_or_email}/presence: one user, offline once stale; errors', async () => {
+  const { assertMatchesSchema } = await import('./helpers/openapi.js');
+  const { withDb } = await import('./helpers/direct-db.js');
+  await server.as('cordelia').post('/users/me/presence', { status: 'active' });
+  for (const key of [String(server.users.cordelia.id), server.users.cordelia.email]) {
+    const res = await server.as('hamlet').get(`/users/${encodeURIComponent(key)}/presence`);
+    assert.equal(res.status, 200, res.text);
+    assertMatchesSchema('/users/{user_id_or_email}/presence', 'get', res.body);
+    assert.deepEqual(Object.keys(res.body.presence).sort(), ['aggregated', 'website']);
+    assert.equal(res.body.presence.aggregated.status, 'active');
+    assert.deepEqual(Object.keys(res.body.presence.website).sort(), ['status', 'timestamp']);
+  }
+  // A report older than the offline threshold is offline in the aggregate.
+  await withDb(server, (db) => db.updateTable('user_presence').set({ last_active_time: 1000, last_connected_time: 1000 }).where('user_id', '=', server.users.cordelia.id).execute());
+  const stale = await server.as('hamlet').get(`/users/${server.users.cordelia.id}/presence`);
+  assert.deepEqual([stale.body.presence.aggregated.status, stale.body.presence.website.status, stale.body.presence.website.timestamp], ['offline', 'active', 1000]);
+
+  const error = async (key: string, msg: string) => {
+    const res = await server.as('hamlet').get(`/users/${encodeURIComponent(key)}/presence`);
+    assert.deepEqual([res.status, res.body.code, res.body.msg], [400, 'BAD_REQUEST', msg], key);
+  };
+  await error(String(server.users.bot.id), 'Presence is not supported for bot users.');
+  await error(String(server.users.desdemona.id), `No presence data for ${server.users.desdemona.id}`);
+  await error(server.users.desdemona.email, `No presence data for ${server.users.desdemona.email}`);
+  await error(String(server.users.polonius.id), `No presence data for ${server.users.polonius.id}`); // invisible
+  await error('999999', 'No such user');
+  await error(String(server.users.lear.id), 'No such user');
+});
+
+test('presence history: 14 days by default, history_limit_days otherwise', async () => {
+  const { withDb } = await import('./helpers/direct-db.js');
+  await server.as('iago').post('/users/me/presence', { status: 'active' });
+  const old = Math.floor(Date.now() / 1000) - 20 * 86400;
+  await withDb(server, (db) => db.updateTable('user_presence').set({ last_active_time: old, last_connected_time: old }).where('user_id', '=', server.users.iago.id).execute());
+  const iago = String(server.users.iago.id);
+  const def = await server.as('hamlet').post('/users/me/presence', { status: 'active', slim_presence: true });
+  assert.ok(!(iago in def.body.presences));
+  const wide = await server.as('hamlet').post('/users/me/presence', { status: 'active', last_update_id: -1, history_limit_days: 30 });
+  assert.equal(wide.body.presences[iago].active_timestamp, old);
+  const reg = await server.as('hamlet').post('/register', { fetch_event_types: ['presence'], slim_presence: true });
+  assert.ok(!(iago in reg.body.presences));
+  const regWide = await server.as('hamlet').post('/register', { fetch_event_types: ['presence'], slim_presence: true, presence_history_limit_days: 30 });
+  assert.ok(iago in regWide.body.presences);
+  assert.ok(!(server.users.iago.email in (await server.as('hamlet').get('/realm/presence')).body.presences));
+});

@@ -63,7 +63,8 @@ export function inaccessibleUser(id: number, fakeDomain: string, profileData: bo
     email: fakeEmail(id, fakeDomain),
     delivery_email: null,
     full_name: INACCESSIBLE_USER_NAME,
-    date_joined: isoDate(Math.floor(Date.now() / 60000) * 60),
+    // To the minute, so that it reveals nothing of the user.
+    date_joined: new Date().toISOString().slice(0, 16) + '+00:00',
     is_active: true,
     is_owner: false,
     is_admin: false,
