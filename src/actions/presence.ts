@@ -3,11 +3,11 @@
 // presence sequence, so clients fetch only what changed since the id they last saw.
 import type { App } from '../app.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
-import { userSettings } from '../state/user-settings.js';
+import { userSetting } from '../state/user-settings.js';
 import type { Db } from '../store/db.js';
 import { findPresence, lastPresenceUpdateId, listPresence, nextPresenceUpdateId, savePresence, type Presence } from '../store/presence.js';
 import type { Realm } from '../store/realms.js';
-import { findUsers, type User } from '../store/users.js';
+import type { User } from '../store/users.js';
 import { ApiError } from '../http/errors.js';
 import { inTransaction } from './transaction.js';
 import { accessUser } from './users.js';
@@ -30,15 +30,11 @@ export function legacyPresence(p: Presence) {
 export async function presenceData(db: Db, realm: Realm, opts: { lastUpdateId?: number; historyLimitDays: number; modern: boolean }) {
   const now = Math.floor(Date.now() / 1000);
   const incremental = opts.lastUpdateId !== undefined && opts.lastUpdateId > 0;
-  const rows = await listPresence(db, realm.id, incremental ? { afterUpdateId: opts.lastUpdateId } : { since: now - opts.historyLimitDays * 86400 });
-  const users = new Map((await findUsers(db, realm.id, rows.map((r) => r.userId))).map((u) => [u.id, u]));
-  const presences: Record<string, unknown> = {};
-  for (const p of rows) {
-    const u = users.get(p.userId);
-    if (!u || !u.isActive || !userSettings(u).presence_enabled) continue;
-    presences[opts.modern ? String(u.id) : u.email] = opts.modern ? modernPresence(p) : legacyPresence(p);
-  }
+  // The sequence first: rows read after it hold at least every change up to it.
   const seq = await lastPresenceUpdateId(db, realm.id);
+  const rows = await listPresence(db, realm.id, incremental ? { afterUpdateId: opts.lastUpdateId } : { since: now - opts.historyLimitDays * 86400 });
+  const presences: Record<string, unknown> = {};
+  for (const p of rows) presences[opts.modern ? String(p.userId) : p.email] = opts.modern ? modernPresence(p) : legacyPresence(p);
   return {
     presences,
     presence_last_update_id: seq === 0 ? Math.max(-1, opts.lastUpdateId ?? -1) : Math.max(seq, opts.lastUpdateId ?? -1),
@@ -54,33 +50,39 @@ export interface PresenceInput {
   slimPresence: boolean;
 }
 
+// What a ping changes: nothing when it repeats what was stored less than MIN_UPDATE_INTERVAL ago; an event when
+// the user comes online or becomes active again.
+function planPresence(old: Presence | undefined, status: 'active' | 'idle', now: number) {
+  const wasOnline = !!old && now - old.lastConnectedTime < OFFLINE_THRESHOLD;
+  const wasActive = !!old && old.lastActiveTime !== null && now - old.lastActiveTime < OFFLINE_THRESHOLD;
+  const becameActive = status === 'active' && !wasActive;
+  const stale = !old || now - old.lastConnectedTime >= MIN_UPDATE_INTERVAL || (status === 'active' && (old.lastActiveTime === null || now - old.lastActiveTime >= MIN_UPDATE_INTERVAL));
+  if (!stale && !becameActive) return null;
+  return { lastActiveTime: status === 'active' ? now : (old?.lastActiveTime ?? null), announce: !wasOnline || becameActive };
+}
+
 export async function doUpdatePresence(app: App, realm: Realm, user: User, input: PresenceInput) {
   const now = Math.floor(Date.now() / 1000);
-  await inTransaction(app, async (tx, emit) => {
-    const old = await findPresence(tx, user.id);
-    const wasOnline = !!old && now - old.lastConnectedTime < OFFLINE_THRESHOLD;
-    const wasActive = !!old && old.lastActiveTime !== null && now - old.lastActiveTime < OFFLINE_THRESHOLD;
-    const becameActive = input.status === 'active' && !wasActive;
-    const stale = !old || now - old.lastConnectedTime >= MIN_UPDATE_INTERVAL || (input.status === 'active' && (old.lastActiveTime === null || now - old.lastActiveTime >= MIN_UPDATE_INTERVAL));
-    if (!stale && !becameActive) return;
-    const next: Presence = {
-      userId: user.id,
-      lastConnectedTime: now,
-      lastActiveTime: input.status === 'active' ? now : (old?.lastActiveTime ?? null),
-      lastUpdateId: await nextPresenceUpdateId(tx, realm.id),
-    };
-    await savePresence(tx, realm.id, next, !!old);
-    if ((!wasOnline || becameActive) && userSettings(user).presence_enabled) {
-      emit(realm.id, {
-        type: 'presence',
-        user_id: user.id,
-        email: user.email,
-        server_timestamp: now,
-        presence: { website: legacyPresence(next).website },
-        _presences: { [user.id]: modernPresence(next) },
-      }, null);
-    }
-  });
+  // Most pings change nothing, which a plain read tells without taking the write lock.
+  if (planPresence(await findPresence(app.db, user.id), input.status, now)) {
+    await inTransaction(app, async (tx, emit) => {
+      const old = await findPresence(tx, user.id);
+      const plan = planPresence(old, input.status, now);
+      if (!plan) return;
+      const next: Presence = { userId: user.id, lastConnectedTime: now, lastActiveTime: plan.lastActiveTime, lastUpdateId: await nextPresenceUpdateId(tx, realm.id) };
+      await savePresence(tx, realm.id, next, !!old);
+      if (plan.announce && userSetting(user, 'presence_enabled')) {
+        emit(realm.id, {
+          type: 'presence',
+          user_id: user.id,
+          email: user.email,
+          server_timestamp: now,
+          presence: { website: legacyPresence(next).website },
+          _presences: { [user.id]: modernPresence(next) },
+        }, null);
+      }
+    });
+  }
   if (input.pingOnly) return { presence_last_update_id: await lastPresenceUpdateId(app.db, realm.id) || -1 };
   return presenceData(app.db, realm, {
     lastUpdateId: input.lastUpdateId,
@@ -99,7 +101,7 @@ export async function accessUserPresence(app: App, realm: Realm, viewer: User, k
   const target = await accessUser(app, realm, viewer, key);
   if (target.isBot) throw new ApiError('Presence is not supported for bot users.');
   const p = await findPresence(app.db, target.id);
-  if (!p || !target.isActive || !userSettings(target).presence_enabled) throw new ApiError(`No presence data for ${label}`);
+  if (!p || !target.isActive || !userSetting(target, 'presence_enabled')) throw new ApiError(`No presence data for ${label}`);
   const { website } = legacyPresence(p);
   const now = Math.floor(Date.now() / 1000);
   const entry = { status: website.status, timestamp: website.timestamp };

@@ -2,7 +2,7 @@
 // (feature level 163), and the user at all, for guests when can_access_all_users_group is limited to members.
 import { resolveGroupSetting } from './groups.js';
 import { realmSettings } from '../state/realm.js';
-import { userSettings } from '../state/user-settings.js';
+import { userSetting } from '../state/user-settings.js';
 import type { Db } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import { acquaintanceIds } from '../store/user-access.js';
@@ -12,7 +12,7 @@ export const EMAIL_VISIBILITY = { everyone: 1, members: 2, admins: 3, nobody: 4,
 
 // Bots always show their address, as in the reference server.
 export function emailVisibility(user: User): number {
-  return user.isBot ? EMAIL_VISIBILITY.everyone : Number(userSettings(user).email_address_visibility);
+  return user.isBot ? EMAIL_VISIBILITY.everyone : Number(userSetting(user, 'email_address_visibility'));
 }
 
 export interface Looker {
