@@ -38,7 +38,7 @@ export const userRoutes = [
     path: '/users/{user_id}',
     auth: 'user',
     summary: 'One user, by id or by API e-mail',
-    params: { user_id: str().describe('a user id, or an API e-mail address'), ...formatParams },
+    params: { user_id: str().describe('a user id, or an e-mail address'), ...formatParams },
     handler: async ({ app, realm, user, params }) => {
       const key = params.user_id;
       return {
