@@ -8,7 +8,7 @@ import { validateRegisterResponse } from './helpers/openapi-register.js';
 import { Listeners } from './helpers/events.js';
 import { createChannel, channelName, takeUntil } from './helpers/messages.js';
 import { setRealmSettings } from './helpers/direct-db.js';
-import { Client } from './helpers/client.js';
+import { Client, type ParamValue } from './helpers/client.js';
 
 let server: TestServer;
 before(async () => {
@@ -87,7 +87,7 @@ test('GET /bots lists the caller\'s active bots; the register blocks agree with 
 
 test('bot creation is validated', async () => {
   const hamlet = server.as('hamlet');
-  const cases: [Record<string, unknown>, string][] = [
+  const cases: [Record<string, ParamValue>, string][] = [
     [{ full_name: 'Blank', short_name: '  ' }, 'Bad name or username'],
     [{ full_name: 'Spacey', short_name: 'has space' }, 'Bad name or username'],
     [{ full_name: 'Other Helper', short_name: 'helper' }, 'Username already in use'],
@@ -178,7 +178,7 @@ test('PATCH /bots/{bot_id}: name, defaults and owner; only the owner and adminis
   assert.deepEqual((await realmBots('cordelia')).realm_bots.map((b: { user_id: number }) => b.user_id).includes(generic.id), true);
   assert.deepEqual((await realmBots('hamlet')).realm_bots, []);
 
-  const errors: [SeedName, Record<string, unknown>, string][] = [
+  const errors: [SeedName, Record<string, ParamValue>, string][] = [
     ['hamlet', { full_name: 'Mine again' }, 'Insufficient permission'],
     ['shiva', { full_name: 'Moderated' }, 'Insufficient permission'],
     ['cordelia', { bot_owner_id: 999999 }, 'Failed to change owner, no such user'],

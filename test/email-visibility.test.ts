@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type SeedName, type TestServer } from './helpers/server.js';
 import { assertError, assertSuccess } from './helpers/assertions.js';
 import { Listeners } from './helpers/events.js';
-import { Client } from './helpers/client.js';
+import { Client, type ParamValue } from './helpers/client.js';
 
 let server: TestServer;
 before(async () => {
@@ -15,7 +15,7 @@ after(() => server?.close());
 
 const EVERYONE: SeedName[] = ['desdemona', 'iago', 'shiva', 'hamlet', 'cordelia', 'polonius', 'bot'];
 const fake = (name: SeedName) => `user${server.users[name].id}@parlance.invalid`;
-const seenBy = async (viewer: SeedName, target: SeedName, params: Record<string, unknown> = {}) =>
+const seenBy = async (viewer: SeedName, target: SeedName, params: Record<string, ParamValue> = {}) =>
   assertSuccess(await server.as(viewer).get(`/users/${server.users[target].id}`, params)).user;
 
 // What each listener was told about `target`: its realm_user person updates.

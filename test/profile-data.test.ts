@@ -6,12 +6,13 @@ import { startTestServer, type SeedName, type TestServer } from './helpers/serve
 import { assertError, assertSuccess } from './helpers/assertions.js';
 import { Listeners } from './helpers/events.js';
 import { takeUntil } from './helpers/messages.js';
+import type { ParamValue } from './helpers/client.js';
 
 let server: TestServer;
 const f: Record<string, number> = {};
 before(async () => {
   server = await startTestServer();
-  const make = async (key: string, params: Record<string, unknown>) => {
+  const make = async (key: string, params: Record<string, ParamValue>) => {
     const res = await server.as('iago').post('/realm/profile_fields', params);
     assert.equal(res.status, 200, res.text);
     f[key] = res.body.id;
@@ -28,7 +29,7 @@ before(async () => {
 });
 after(() => server?.close());
 
-const setOwn = (who: SeedName, data: unknown) => server.as(who).patch('/users/me/profile_data', { data });
+const setOwn = (who: SeedName, data: ParamValue) => server.as(who).patch('/users/me/profile_data', { data });
 const profileOf = async (who: SeedName, viewer: SeedName = 'cordelia') =>
   assertSuccess(await server.as(viewer).get(`/users/${server.users[who].id}`, { include_custom_profile_fields: true })).user.profile_data;
 

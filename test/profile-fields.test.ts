@@ -8,6 +8,7 @@ import { assertMatchesSchema } from './helpers/openapi.js';
 import { validateRegisterResponse } from './helpers/openapi-register.js';
 import { Listeners } from './helpers/events.js';
 import { takeUntil } from './helpers/messages.js';
+import type { ParamValue } from './helpers/client.js';
 
 let server: TestServer;
 before(async () => {
@@ -15,7 +16,7 @@ before(async () => {
 });
 after(() => server?.close());
 
-const create = (params: Record<string, unknown>, who: SeedName = 'iago') => server.as(who).post('/realm/profile_fields', params);
+const create = (params: Record<string, ParamValue>, who: SeedName = 'iago') => server.as(who).post('/realm/profile_fields', params);
 const fields = async () => assertSuccess(await server.as('hamlet').get('/realm/profile_fields')).custom_fields as Record<string, any>[];
 const EDITOR = { Vim: { text: 'Vim', order: '1' }, emacs: { text: 'Emacs', order: '2' } };
 
@@ -78,7 +79,7 @@ test('only administrators and owners define fields', async () => {
 });
 
 test('definitions are validated', async () => {
-  const bad: [Record<string, unknown>, string][] = [
+  const bad: [Record<string, ParamValue>, string][] = [
     [{ name: '  ', field_type: 1 }, 'Label cannot be blank.'],
     [{ field_type: 1 }, 'Label cannot be blank.'],
     [{ name: 'n'.repeat(41), field_type: 1 }, 'name is too long (limit: 40 characters)'],

@@ -75,7 +75,7 @@ test('emails_restricted_to_domains limits new users and new addresses, not bots'
   assertError(await create('someone@sub.example.com'), 400, 'BAD_REQUEST', "Email 'someone@sub.example.com' not allowed in this organization");
   assertError(await create('some+one@example.com'), 400, 'BAD_REQUEST', 'Email addresses containing + are not allowed.');
   assertSuccess(await create('someone@EXAMPLE.com'));
-  assertSuccess(await create('someone@deep.sub.shakespeare.org'), 'subdomains of a domain that allows them');
+  assertSuccess(await create('someone@deep.sub.shakespeare.org')); // a subdomain of a domain that allows them
   assertSuccess(await create('someone@shakespeare.org'));
   // A user's new address is held to the same rule.
   assertError(await server.as('hamlet').patch('/settings', { email: 'hamlet@elsewhere.net' }), 400, 'BAD_REQUEST', "Email 'hamlet@elsewhere.net' not allowed in this organization");

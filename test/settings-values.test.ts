@@ -5,6 +5,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { assertError, assertSuccess } from './helpers/assertions.js';
+import type { ParamValue } from './helpers/client.js';
 
 let server: TestServer;
 before(async () => {
@@ -12,15 +13,15 @@ before(async () => {
 });
 after(() => server?.close());
 
-type Case = { ok: unknown[]; bad: [unknown, string][] };
+type Case = { ok: ParamValue[]; bad: [ParamValue, string][] };
 const bool = (name: string): Case => ({ ok: [true, false], bad: [['yes', `${name} is not a boolean`], [1, `${name} is not a boolean`]] });
 const ints = (name: string, values: number[], outside: number[]): Case => ({
   ok: values,
-  bad: [...outside.map((v): [unknown, string] => [v, `Invalid ${name}`]), ['two', `${name} is not an integer`], [1.5, `${name} is not an integer`]],
+  bad: [...outside.map((v): [ParamValue, string] => [v, `Invalid ${name}`]), ['two', `${name} is not an integer`], [1.5, `${name} is not an integer`]],
 });
 const strings = (name: string, values: string[], outside: string[]): Case => ({
   ok: values,
-  bad: [...outside.map((v): [unknown, string] => [v, `Invalid ${name}`]), [[1], `${name} is not a string`]],
+  bad: [...outside.map((v): [ParamValue, string] => [v, `Invalid ${name}`]), [[1], `${name} is not a string`]],
 });
 
 const BOOLEANS = [

@@ -28,10 +28,11 @@ const strip = ({ date_joined: _d, ...rest }: Record<string, unknown>) => rest;
 test('a limited guest sees the users they share a channel with, bots and themselves; others are unknown', async () => {
   const { users } = server;
   const members = assertSuccess(await server.as('polonius').get('/users')).members as Record<string, any>[];
-  const byId = new Map(members.map((m) => [m.user_id, m]));
-  for (const name of ['cordelia', 'polonius', 'bot'] as const) assert.equal(byId.get(users[name].id).full_name, server.users[name].fullName, name);
-  for (const name of ['hamlet', 'shiva', 'desdemona', 'iago'] as const) assert.deepEqual(strip(byId.get(users[name].id)), UNKNOWN(users[name].id), name);
-  assert.match(byId.get(users.hamlet.id).date_joined, /^\d{4}-\d\d-\d\dT\d\d:\d\d\+00:00$/);
+  const byId = new Map(members.map((m) => [m.user_id as number, m]));
+  const get = (id: number) => byId.get(id)!;
+  for (const name of ['cordelia', 'polonius', 'bot'] as const) assert.equal(get(users[name].id).full_name, server.users[name].fullName, name);
+  for (const name of ['hamlet', 'shiva', 'desdemona', 'iago'] as const) assert.deepEqual(strip(get(users[name].id)), UNKNOWN(users[name].id), name);
+  assert.match(get(users.hamlet.id).date_joined, /^\d{4}-\d\d-\d\dT\d\d:\d\d\+00:00$/);
 
   assertError(await server.as('polonius').get(`/users/${users.hamlet.id}`), 400, 'BAD_REQUEST', 'Insufficient permission');
   assertError(await server.as('polonius').get(`/users/${users.hamlet.id}/presence`), 400, 'BAD_REQUEST', 'Insufficient permission');
