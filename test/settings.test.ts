@@ -133,4 +133,21 @@ describe('bulk settings', () => {
     const shiva = await mySettings('shiva');
     assert.equal(shiva.high_contrast_mode, true);
   });
+
+  test('the bulk form by role: owners and administrators only', async () => {
+    const target = { user_ids: [server.users.polonius.id] };
+    for (const name of ['desdemona', 'iago'] as const) {
+      const res = await server.as(name).patch('/settings', { enter_sends: name === 'desdemona', target_users: target });
+      assert.equal(res.status, 200, `${name}: ${res.text}`);
+    }
+    // (Hamlet's address changed above; Cordelia stands for members.)
+    for (const name of ['shiva', 'cordelia', 'polonius', 'bot'] as const) {
+      const res = await server.as(name).patch('/settings', { enter_sends: true, target_users: target });
+      assert.deepEqual([res.status, res.body.code, res.body.msg], [400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator'], name);
+    }
+    const res = await server.as('polonius').post('/register', { fetch_event_types: ['user_settings'] });
+    assert.equal(res.body.user_settings.enter_sends, false, 'the last change, by an administrator');
+    const deactivated = await server.as('iago').patch('/settings', { enter_sends: true, target_users: { group_ids: [999999] } });
+    assert.equal(deactivated.body.msg, 'Invalid user group ID: 999999');
+  });
 });

@@ -10,7 +10,7 @@ import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
 import { inTransaction } from './transaction.js';
 
-export const ALERT_WORD_MAX_LENGTH = 100;
+const ALERT_WORD_MAX_LENGTH = 100;
 
 export async function accessAlertWords(app: App, user: User): Promise<string[]> {
   return listAlertWords(app.db, user.id);
@@ -53,7 +53,7 @@ export async function doRemoveAlertWords(app: App, realm: Realm, user: User, wor
 const BEFORE = new Set([' ', '\n', '(', '"', '.', ',', "'", ';', '[', '*', '`', '>']);
 const AFTER = new Set([' ', '\n', ')', '"', '?', ':', '.', ',', "'", ';', ']', '!', '*', '`']);
 
-export function containsAlertWord(content: string, word: string): boolean {
+function containsAlertWord(content: string, word: string): boolean {
   const needle = word.toLowerCase();
   for (let at = content.indexOf(needle); at !== -1; at = content.indexOf(needle, at + 1)) {
     const end = at + needle.length;

@@ -28,7 +28,7 @@ const NAME_MAX_LENGTH = 40;
 const HINT_MAX_LENGTH = 80;
 const MAX_SUMMARY_FIELDS = 2;
 
-export function formatProfileField(f: ProfileField): Record<string, unknown> {
+function formatProfileField(f: ProfileField): Record<string, unknown> {
   return {
     id: f.id, name: f.name, type: f.type, hint: f.hint, field_data: f.fieldData, order: f.order, required: f.required,
     editable_by_user: f.editableByUser, ...(f.displayInProfileSummary ? { display_in_profile_summary: true } : {}),

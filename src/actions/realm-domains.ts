@@ -24,7 +24,7 @@ function domainProblem(domain: string): string | null {
   return null;
 }
 
-export function checkDomain(raw: string): string {
+function checkDomain(raw: string): string {
   const domain = raw.trim().toLowerCase();
   const problem = domainProblem(domain);
   if (problem) throw new ApiError(`Invalid domain: ${problem}`);

@@ -9,7 +9,7 @@ import { listUsers, type User } from '../store/users.js';
 import type { Emit } from './transaction.js';
 
 // Who may access `target`: null for everyone (the usual case, decided without listing users).
-export async function audienceOf(tx: Tx, realm: Realm, target: User): Promise<number[] | null> {
+async function audienceOf(tx: Tx, realm: Realm, target: User): Promise<number[] | null> {
   const systemGroups = await systemGroupIds(tx, realm.id);
   if (target.isBot || !userAccessLimited(realm, systemGroups)) return null;
   const users = (await listUsers(tx, realm.id)).filter((u) => u.isActive);

@@ -9,7 +9,7 @@ import { syncRoleGroups, systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
 import { isUniqueViolation } from '../store/tx.js';
 import { findUserDefaults } from '../store/user-defaults.js';
-import { emailKey, findUser, findUserByEmail, insertUser, listUsers, ROLE, updateUser, type Role, type User } from '../store/users.js';
+import { emailKey, findUser, findUserByEmail, insertUser, ROLE, updateUser, type Role, type User } from '../store/users.js';
 import { checkEmail, checkFullName, checkPassword } from './checks.js';
 import { checkEmailAllowed } from './realm-domains.js';
 import { inTransaction, type Emit } from './transaction.js';
@@ -102,8 +102,4 @@ export async function accessUser(app: App, realm: Realm, viewer: User, key: { id
   const accessible = await accessibleUserIds(app.db, realm, await systemGroupIds(app.db, realm.id), viewer);
   if (!canAccessUser(accessible, user)) throw new ApiError('Insufficient permission');
   return user;
-}
-
-export async function accessAllUsers(app: App, realm: Realm): Promise<User[]> {
-  return listUsers(app.db, realm.id);
 }

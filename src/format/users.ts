@@ -52,7 +52,7 @@ export function formatUser(user: User, opts: UserFormatOptions): Record<string, 
   return out;
 }
 
-export const INACCESSIBLE_USER_NAME = 'Unknown user';
+const INACCESSIBLE_USER_NAME = 'Unknown user';
 const INACCESSIBLE_USER_AVATAR = '/static/images/unknown-user-avatar.png';
 
 // What a guest limited by can_access_all_users_group is told about a user they may not access: placeholder data
