@@ -110,7 +110,14 @@ test('presence history: 14 days by default, history_limit_days otherwise', async
   const { withDb } = await import('./helpers/direct-db.js');
   await server.as('iago').post('/users/me/presence', { status: 'active' });
   const old = Math.floor(Date.now() / 1000) - 20 * 86400;
-  await withDb(server, (db) => db.updateTable('user_presence').set({ last_active_time: old, last_connected_time: old }).where('user_id', '=', server.users.iago.id).execute());
+  // Written as the server writes: a changed row takes the next id of the organization's presence sequence.
+  await withDb(server, async (db) => {
+    const { realm_id } = await db.selectFrom('user_presence').select('realm_id').where('user_id', '=', server.users.iago.id).executeTakeFirstOrThrow();
+    const seq = await db.selectFrom('presence_sequence').select(['realm_id', 'last_update_id']).where('realm_id', '=', realm_id).executeTakeFirstOrThrow();
+    await db.updateTable('presence_sequence').set({ last_update_id: Number(seq.last_update_id) + 1 }).where('realm_id', '=', seq.realm_id).execute();
+    await db.updateTable('user_presence').set({ last_active_time: old, last_connected_time: old, last_update_id: Number(seq.last_update_id) + 1 })
+      .where('user_id', '=', server.users.iago.id).execute();
+  });
   const iago = String(server.users.iago.id);
   const def = await server.as('hamlet').post('/users/me/presence', { status: 'active', slim_presence: true });
   assert.ok(!(iago in def.body.presences));
@@ -121,4 +128,20 @@ test('presence history: 14 days by default, history_limit_days otherwise', async
   const regWide = await server.as('hamlet').post('/register', { fetch_event_types: ['presence'], slim_presence: true, presence_history_limit_days: 30 });
   assert.ok(iago in regWide.body.presences);
   assert.ok(!(server.users.iago.email in (await server.as('hamlet').get('/realm/presence')).body.presences));
+});
+
+test('what the server keeps of presence follows invisibility and deactivation', async () => {
+  const shiva = String(server.users.shiva.id);
+  const full = async () => (await server.as('hamlet').post('/users/me/presence', { status: 'active', slim_presence: true })).body.presences;
+  await server.as('shiva').post('/users/me/presence', { status: 'active' });
+  assert.ok(shiva in (await full()));
+  assert.equal((await server.as('shiva').patch('/settings', { presence_enabled: false })).status, 200);
+  assert.ok(!(shiva in (await full())), 'invisible');
+  assert.equal((await server.as('shiva').post('/users/me/status', { away: false })).status, 200);
+  assert.ok(shiva in (await full()), 'visible again through the deprecated away');
+  assert.equal((await server.as('iago').delete(`/users/${shiva}`)).status, 200);
+  assert.ok(!(shiva in (await full())), 'deactivated');
+  assert.ok(!(server.users.shiva.email in (await server.as('hamlet').get('/realm/presence')).body.presences));
+  assert.equal((await server.as('iago').post(`/users/${shiva}/reactivate`)).status, 200);
+  assert.ok(shiva in (await full()), 'reactivated');
 });

@@ -2,6 +2,7 @@
 // role, and a confirmed change of address each tell exactly the users whose view changed (contract §6).
 import { EMAIL_VISIBILITY, emailVisibility, seesDeliveryEmail } from '../permissions/users.js';
 import type { Tx } from '../store/db.js';
+import { touchPresence } from '../store/presence.js';
 import type { Realm } from '../store/realms.js';
 import { listUsers, updateUser, type User } from '../store/users.js';
 import type { Emit } from './transaction.js';
@@ -22,6 +23,7 @@ export async function applyVisibilityChange(tx: Tx, emit: Emit, realm: Realm, ta
   if ((before === EMAIL_VISIBILITY.everyone) === (after === EMAIL_VISIBILITY.everyone)) return target;
   const email = apiEmailFor(target, after, fakeDomain);
   await updateUser(tx, target.id, { apiEmail: email });
+  await touchPresence(tx, realm.id, target.id);
   const changed = { ...target, email };
   await emitPersonUpdate(tx, emit, realm, changed, { new_email: email });
   return changed;
@@ -42,6 +44,7 @@ export async function applyDeliveryEmailChange(tx: Tx, emit: Emit, realm: Realm,
   const visibility = emailVisibility(user);
   const isPublic = visibility === EMAIL_VISIBILITY.everyone;
   await updateUser(tx, user.id, { email: newEmail, ...(isPublic ? {} : { apiEmail: user.email }) });
+  if (isPublic) await touchPresence(tx, realm.id, user.id);
   const changed = { ...user, deliveryEmail: newEmail, email: isPublic ? newEmail : user.email };
   const seers = (await listUsers(tx, realm.id)).filter((v) => v.isActive && seesDeliveryEmail(v, user.id, visibility)).map((v) => v.id);
   emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: user.id, delivery_email: newEmail } }, seers);

@@ -5,7 +5,7 @@ import type { App } from '../app.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
 import { userSetting } from '../state/user-settings.js';
 import type { Db } from '../store/db.js';
-import { findPresence, lastPresenceUpdateId, listPresence, nextPresenceUpdateId, savePresence, type Presence } from '../store/presence.js';
+import { findPresence, lastPresenceUpdateId, nextPresenceUpdateId, presenceChanges, savePresence, type Presence, type PresenceRow } from '../store/presence.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
 import { ApiError } from '../http/errors.js';
@@ -26,15 +26,39 @@ export function legacyPresence(p: Presence) {
   return { aggregated: { client: website.client, status: website.status, timestamp: website.timestamp }, website };
 }
 
+// Each process keeps the presence rows it has read, per organization, and reads only those changed since: every
+// change of what a row shows takes a new update id (touchPresence), so the kept rows stay true to the database,
+// whichever process wrote. A row is only replaced by a newer one, so concurrent refreshes cannot go back in time.
+const kept = new WeakMap<Db, Map<number, { seq: number; rows: Map<number, PresenceRow> }>>();
+
+async function keptRows(db: Db, realmId: number, seq: number): Promise<Iterable<PresenceRow>> {
+  let realms = kept.get(db);
+  if (!realms) kept.set(db, (realms = new Map()));
+  let c = realms.get(realmId);
+  if (!c) realms.set(realmId, (c = { seq: 0, rows: new Map() }));
+  if (c.seq < seq) {
+    for (const r of await presenceChanges(db, realmId, c.seq)) {
+      if (r.lastUpdateId >= (c.rows.get(r.userId)?.lastUpdateId ?? 0)) c.rows.set(r.userId, r);
+    }
+    c.seq = Math.max(c.seq, seq);
+  }
+  return c.rows.values();
+}
+
 // Presence of the organization's users who share it (presence_enabled), changed since an id or seen recently.
-export async function presenceData(db: Db, realm: Realm, opts: { lastUpdateId?: number; historyLimitDays: number; modern: boolean }) {
+// `keep` uses the process's kept rows; a register snapshot (a transaction) reads its own.
+export async function presenceData(db: Db, realm: Realm, opts: { lastUpdateId?: number; historyLimitDays: number; modern: boolean; keep?: boolean }) {
   const now = Math.floor(Date.now() / 1000);
-  const incremental = opts.lastUpdateId !== undefined && opts.lastUpdateId > 0;
+  const after = opts.lastUpdateId !== undefined && opts.lastUpdateId > 0 ? opts.lastUpdateId : undefined;
+  const since = now - opts.historyLimitDays * 86400;
   // The sequence first: rows read after it hold at least every change up to it.
   const seq = await lastPresenceUpdateId(db, realm.id);
-  const rows = await listPresence(db, realm.id, incremental ? { afterUpdateId: opts.lastUpdateId } : { since: now - opts.historyLimitDays * 86400 });
+  const rows = opts.keep ? await keptRows(db, realm.id, seq) : await presenceChanges(db, realm.id, after ?? 0);
   const presences: Record<string, unknown> = {};
-  for (const p of rows) presences[opts.modern ? String(p.userId) : p.email] = opts.modern ? modernPresence(p) : legacyPresence(p);
+  for (const p of rows) {
+    if (!p.visible || (after !== undefined ? p.lastUpdateId <= after : p.lastConnectedTime < since)) continue;
+    presences[opts.modern ? String(p.userId) : p.email] = opts.modern ? modernPresence(p) : legacyPresence(p);
+  }
   return {
     presences,
     presence_last_update_id: seq === 0 ? Math.max(-1, opts.lastUpdateId ?? -1) : Math.max(seq, opts.lastUpdateId ?? -1),
@@ -88,12 +112,13 @@ export async function doUpdatePresence(app: App, realm: Realm, user: User, input
     lastUpdateId: input.lastUpdateId,
     historyLimitDays: input.historyLimitDays ?? 14,
     modern: input.lastUpdateId !== undefined || input.slimPresence,
+    keep: true,
   });
 }
 
 // GET /realm/presence: the organization's presence in the legacy format, as the reference server sends it.
 export async function accessRealmPresence(app: App, realm: Realm) {
-  return presenceData(app.db, realm, { historyLimitDays: 14, modern: false });
+  return presenceData(app.db, realm, { historyLimitDays: 14, modern: false, keep: true });
 }
 
 // GET /users/{user_id_or_email}/presence: one user's presence, `offline` in the aggregate once it is stale.

@@ -15,6 +15,7 @@ import { checkEmailAllowed } from './realm-domains.js';
 import { checkAdministrator, realmFakeEmailDomain } from './users.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { deleteAllDrafts } from '../store/drafts.js';
+import { touchPresence } from '../store/presence.js';
 
 export interface SettingsInput {
   settings: Record<string, unknown>;
@@ -88,6 +89,7 @@ async function applySettings(c: ApplyContext, target: User, values: Record<strin
   if (changed.some(([n, v]) => n === 'enable_drafts_synchronization' && v === false)) {
     for (const id of await deleteAllDrafts(tx, target.id)) emit(realm.id, { type: 'drafts', op: 'remove', draft_id: id }, [target.id]);
   }
+  if (changed.some(([n]) => n === 'presence_enabled')) await touchPresence(tx, realm.id, target.id);
   if (timezone !== undefined) await emitPersonUpdate(tx, emit, realm, target, { email: target.email, timezone });
   const visibility = changed.find(([n]) => n === 'email_address_visibility');
   if (visibility) {

@@ -4,6 +4,7 @@ import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
 import type { Tx } from '../store/db.js';
 import { directGroupIds, syncRoleGroups, systemGroupIds } from '../store/groups.js';
+import { touchPresence } from '../store/presence.js';
 import type { Realm } from '../store/realms.js';
 import { findUser, listUsers, ROLE, ROLES, updateUser, type Role, type User } from '../store/users.js';
 import { botAudience } from './bots.js';
@@ -87,6 +88,7 @@ export async function setActiveInTx(tx: Tx, emit: Emit, realm: Realm, actor: Use
     if (await isLastOwner(tx, realm, target)) throw new ApiError('Cannot deactivate the only organization owner', 'CANNOT_DEACTIVATE_LAST_USER');
   }
   await updateUser(tx, target.id, { isActive: active });
+  await touchPresence(tx, realm.id, target.id);
   await emitPersonUpdate(tx, emit, realm, target, { is_active: active });
   if (target.isBot) emit(realm.id, { type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: active } }, await botAudience(tx, realm, target));
   if (!active && !target.isBot) {

@@ -5,6 +5,7 @@ import { checkEmoji, reactionType, resolveEmoji, STATUS_EMOJI_MESSAGES } from '.
 import { ApiError } from '../http/errors.js';
 import { userSettings } from '../state/user-settings.js';
 import type { Db } from '../store/db.js';
+import { touchPresence } from '../store/presence.js';
 import type { Realm } from '../store/realms.js';
 import { listRealmEmoji } from '../store/realm-emoji.js';
 import { listUsers, updateUser, type User } from '../store/users.js';
@@ -59,6 +60,7 @@ export async function doUpdateStatus(app: App, realm: Realm, user: User, input: 
     const settings: Record<string, unknown> = { ...user.settings, [STATUS]: next };
     if (input.away !== undefined && userSettings(user).presence_enabled === input.away) {
       settings.presence_enabled = !input.away;
+      await touchPresence(tx, realm.id, user.id);
       emit(realm.id, { type: 'user_settings', op: 'update', property: 'presence_enabled', value: !input.away }, [user.id]);
     }
     if (input.away !== undefined) event.away = input.away;

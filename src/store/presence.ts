@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db, Tx } from './db.js';
 
 export interface Presence {
@@ -32,22 +33,35 @@ export async function savePresence(tx: Tx, realmId: number, p: Presence, exists:
   else await tx.insertInto('user_presence').values({ user_id: p.userId, realm_id: realmId, ...values }).execute();
 }
 
-// Presence of the organization's active users who share it (presence_enabled, false only when stored in their
-// settings), changed after `afterUpdateId`, or seen since `since` (seconds) when no id is given. One query
-// with the API e-mail the legacy format is keyed by, read often by every client of a large organization.
-export async function listPresence(db: Db, realmId: number, opts: { afterUpdateId?: number; since?: number }): Promise<(Presence & { email: string })[]> {
-  let q = db
+export interface PresenceRow extends Presence {
+  email: string;
+  // Active and sharing presence (presence_enabled, false only when stored in the user's settings).
+  visible: boolean;
+}
+
+// Presence rows changed after `afterUpdateId`, with what decides whether and how they are shown: the API
+// e-mail the legacy format is keyed by, and whether the user is active and shares presence. Changes to those
+// take a new update id too (touchPresence), so a reader that keeps rows sees them.
+export async function presenceChanges(db: Db, realmId: number, afterUpdateId: number): Promise<PresenceRow[]> {
+  const rows = await db
     .selectFrom('user_presence as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
     .select(['p.user_id', 'p.last_active_time', 'p.last_connected_time', 'p.last_update_id', 'u.email'])
+    .select(sql<number>`case when u.is_active = 1 and u.settings not like ${`%${PRESENCE_DISABLED}%`} then 1 else 0 end`.as('visible'))
     .where('p.realm_id', '=', realmId)
-    .where('u.is_active', '=', 1)
-    .where('u.settings', 'not like', `%${PRESENCE_DISABLED}%`);
-  if (opts.afterUpdateId !== undefined) q = q.where('p.last_update_id', '>', opts.afterUpdateId);
-  if (opts.since !== undefined) q = q.where('p.last_connected_time', '>=', opts.since);
-  const rows = await q.execute();
-  return rows.map((r) => ({ userId: r.user_id, lastActiveTime: r.last_active_time, lastConnectedTime: r.last_connected_time, lastUpdateId: r.last_update_id, email: r.email }));
+    .where('p.last_update_id', '>', afterUpdateId)
+    .execute();
+  return rows.map((r) => ({
+    userId: r.user_id, lastActiveTime: r.last_active_time, lastConnectedTime: r.last_connected_time, lastUpdateId: r.last_update_id, email: r.email,
+    visible: Number(r.visible) === 1,
+  }));
 }
 
 // How the settings column (JSON.stringify of the user's overrides, see users.ts) spells an invisible user.
 const PRESENCE_DISABLED = JSON.stringify({ presence_enabled: false }).slice(1, -1);
+
+// Gives the user's presence row (if any) a new update id, after a change of how it is shown.
+export async function touchPresence(tx: Tx, realmId: number, userId: number): Promise<void> {
+  const row = await tx.selectFrom('user_presence').select('user_id').where('user_id', '=', userId).executeTakeFirst();
+  if (row) await tx.updateTable('user_presence').set({ last_update_id: await nextPresenceUpdateId(tx, realmId) }).where('user_id', '=', userId).execute();
+}
