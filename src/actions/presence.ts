@@ -29,9 +29,11 @@ export function legacyPresence(p: Presence) {
 // Each process keeps the presence rows it has read, per organization, and reads only those changed since: every
 // change of what a row shows takes a new update id (touchPresence), so the kept rows stay true to the database,
 // whichever process wrote. A row is only replaced by a newer one, so concurrent refreshes cannot go back in time.
-const kept = new WeakMap<Db, Map<number, { seq: number; rows: Map<number, PresenceRow> }>>();
+// Kept rows also keep their answers in each format, which depend on nothing else.
+type KeptRow = PresenceRow & { modern?: ReturnType<typeof modernPresence>; legacy?: ReturnType<typeof legacyPresence> };
+const kept = new WeakMap<Db, Map<number, { seq: number; rows: Map<number, KeptRow> }>>();
 
-async function keptRows(db: Db, realmId: number, seq: number): Promise<Iterable<PresenceRow>> {
+async function keptRows(db: Db, realmId: number, seq: number): Promise<Iterable<KeptRow>> {
   let realms = kept.get(db);
   if (!realms) kept.set(db, (realms = new Map()));
   let c = realms.get(realmId);
@@ -53,11 +55,11 @@ export async function presenceData(db: Db, realm: Realm, opts: { lastUpdateId?: 
   const since = now - opts.historyLimitDays * 86400;
   // The sequence first: rows read after it hold at least every change up to it.
   const seq = await lastPresenceUpdateId(db, realm.id);
-  const rows = opts.keep ? await keptRows(db, realm.id, seq) : await presenceChanges(db, realm.id, after ?? 0);
+  const rows: Iterable<KeptRow> = opts.keep ? await keptRows(db, realm.id, seq) : await presenceChanges(db, realm.id, after ?? 0);
   const presences: Record<string, unknown> = {};
   for (const p of rows) {
     if (!p.visible || (after !== undefined ? p.lastUpdateId <= after : p.lastConnectedTime < since)) continue;
-    presences[opts.modern ? String(p.userId) : p.email] = opts.modern ? modernPresence(p) : legacyPresence(p);
+    presences[opts.modern ? String(p.userId) : p.email] = opts.modern ? (p.modern ??= modernPresence(p)) : (p.legacy ??= legacyPresence(p));
   }
   return {
     presences,

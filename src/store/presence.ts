@@ -13,13 +13,17 @@ export async function findPresence(db: Db, userId: number): Promise<Presence | u
   return r && { userId: r.user_id, lastActiveTime: r.last_active_time, lastConnectedTime: r.last_connected_time, lastUpdateId: r.last_update_id };
 }
 
-// The next id of the organization's presence sequence.
+// The next id of the organization's presence sequence, in one statement once the sequence exists.
 export async function nextPresenceUpdateId(tx: Tx, realmId: number): Promise<number> {
-  const row = await tx.selectFrom('presence_sequence').select('last_update_id').where('realm_id', '=', realmId).executeTakeFirst();
-  const next = (row?.last_update_id ?? 0) + 1;
-  if (row) await tx.updateTable('presence_sequence').set({ last_update_id: next }).where('realm_id', '=', realmId).execute();
-  else await tx.insertInto('presence_sequence').values({ realm_id: realmId, last_update_id: next }).execute();
-  return next;
+  const row = await tx
+    .updateTable('presence_sequence')
+    .set((eb) => ({ last_update_id: eb('last_update_id', '+', 1) }))
+    .where('realm_id', '=', realmId)
+    .returning('last_update_id')
+    .executeTakeFirst();
+  if (row) return Number(row.last_update_id);
+  await tx.insertInto('presence_sequence').values({ realm_id: realmId, last_update_id: 1 }).execute();
+  return 1;
 }
 
 export async function lastPresenceUpdateId(db: Db, realmId: number): Promise<number> {
