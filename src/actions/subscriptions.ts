@@ -18,6 +18,8 @@ import { channelTopics } from '../store/messages.js';
 import { accessChannelById, accessChannelByName, channelAudience, checkChannelName, checkNewChannel, holdsRealmSetting, insertChannel, realmGroupValue, viewerOf, type NewChannelInput } from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { isUniqueViolation } from '../store/tx.js';
+import { SERVER_LIMITS } from '../state/realm-data.js';
+import { postSubscriptionNotices } from './channel-notices.js';
 
 const COLORS = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5', '#f5ce6e', '#c2726a', '#94c849', '#bd86e5', '#ee7e4a', '#a6dcbf', '#95a5fd', '#53a063', '#9987e1', '#e4523d', '#c2c2c2', '#4f8de4', '#c6a8ad', '#e7cc4d', '#c8bebf', '#a47462'];
 
@@ -40,9 +42,11 @@ export interface SubscribeInput extends Omit<NewChannelInput, 'name' | 'descript
   principals?: (string | number)[];
   authorizationErrorsFatal: boolean;
   isDefaultStream: boolean;
+  announce: boolean;
+  sendNewSubscriptionMessages: boolean;
 }
 
-export async function doSubscribe(app: App, realm: Realm, user: User, input: SubscribeInput) {
+export async function doSubscribe(app: App, realm: Realm, user: User, input: SubscribeInput, realmUrl: string) {
   return inTransaction(app, async (tx, emit) => {
     const viewer = await viewerOf(tx, user);
     const systemGroups = await systemGroupIds(tx, realm.id);
@@ -92,6 +96,8 @@ export async function doSubscribe(app: App, realm: Realm, user: User, input: Sub
     const already: Record<string, string[]> = {};
     const added = new Map<number, Stream[]>(); // user id → channels newly subscribed to
     const current = await subscriberIds(tx, streams.map((s) => s.id));
+    const knewBefore = new Map<number, Set<number>>();
+    for (const s of streams) if (!created.includes(s)) knewBefore.set(s.id, new Set(await channelAudience(tx, realm.id, s, current.get(s.id))));
     const newByStream = new Map<number, number[]>();
     for (const p of principals) {
       const mine = new Set((await subscriptionsOfUser(tx, p.id)).map((s) => s.color));
@@ -108,24 +114,28 @@ export async function doSubscribe(app: App, realm: Realm, user: User, input: Sub
         (newByStream.get(s.id) ?? newByStream.set(s.id, []).get(s.id)!).push(p.id);
       }
     }
-    await emitSubscribeEvents(tx, realm, emit, systemGroups, created, added, newByStream);
+    await emitSubscribeEvents(tx, realm, emit, systemGroups, { created, added, newByStream, knewBefore });
+    // Direct messages to the users subscribed by someone else are skipped for bulk subscriptions.
+    const directMessages = input.sendNewSubscriptionMessages && Object.keys(subscribed).length <= SERVER_LIMITS.max_bulk_new_subscription_messages;
+    await postSubscriptionNotices({ tx, emit, realm, realmUrl }, user, { created, added, announce: input.announce, directMessages });
     return {
       subscribed,
       already_subscribed: already,
       ...(input.authorizationErrorsFatal ? {} : { unauthorized }),
+      ...(input.sendNewSubscriptionMessages ? { new_subscription_messages_sent: directMessages } : {}),
     };
   });
 }
 
-async function emitSubscribeEvents(
-  tx: Tx,
-  realm: Realm,
-  emit: Emit,
-  systemGroups: Map<string, number>,
-  created: Stream[],
-  added: Map<number, Stream[]>,
-  newByStream: Map<number, number[]>,
-): Promise<void> {
+interface SubscribeChanges {
+  created: Stream[];
+  added: Map<number, Stream[]>; // user id → channels newly subscribed to
+  newByStream: Map<number, number[]>; // channel id → users newly subscribed
+  knewBefore: Map<number, Set<number>>; // existing channel id → who knew of it before
+}
+
+async function emitSubscribeEvents(tx: Tx, realm: Realm, emit: Emit, systemGroups: Map<string, number>, changes: SubscribeChanges): Promise<void> {
+  const { created, added, newByStream, knewBefore } = changes;
   const allIds = [...new Set([...created.map((s) => s.id), ...newByStream.keys()])];
   const subscribers = await subscriberIds(tx, allIds);
   const streamsById = new Map<number, Stream>();
@@ -134,6 +144,13 @@ async function emitSubscribeEvents(
   for (const s of created) {
     const audience = await channelAudience(tx, realm.id, s, subscribers.get(s.id));
     emit(realm.id, { type: 'stream', op: 'create', streams: [formatStream(s, { systemGroups, subscriberCount: subscribers.get(s.id)!.length })] }, audience);
+  }
+  // Users who did not know of a channel (a private one, or a public one for a guest) get it before their
+  // subscription.
+  for (const [streamId, userIds] of newByStream) {
+    const newcomers = userIds.filter((id) => knewBefore.get(streamId)?.has(id) === false);
+    const s = streamsById.get(streamId)!;
+    if (newcomers.length) emit(realm.id, { type: 'stream', op: 'create', streams: [formatStream(s, { systemGroups, subscriberCount: subscribers.get(streamId)!.length })] }, newcomers);
   }
   for (const [userId, list] of added) {
     const subs = [];
@@ -173,7 +190,14 @@ export async function doUnsubscribe(app: App, realm: Realm, user: User, names: s
       await deactivateSubscriptions(tx, leaving.map((t) => ({ userId: t.id, streamId: stream.id })));
       removed.push(stream.name);
       for (const t of leaving) emit(realm.id, { type: 'subscription', op: 'remove', subscriptions: [{ name: stream.name, stream_id: stream.id }] }, [t.id]);
-      const audience = (await channelAudience(tx, realm.id, stream)).filter((id) => !leaving.some((t) => t.id === id));
+      const knowers = await channelAudience(tx, realm.id, stream);
+      // Leaving a channel one knows of only as a subscriber (a private one, or a public one for a guest) loses it.
+      const lost = leaving.filter((t) => !knowers.includes(t.id)).map((t) => t.id);
+      if (lost.length) {
+        const count = (await subscriberIds(tx, [stream.id])).get(stream.id)!.length;
+        emit(realm.id, { type: 'stream', op: 'delete', streams: [formatStream(stream, { systemGroups: await systemGroupIds(tx, realm.id), subscriberCount: count })], stream_ids: [stream.id] }, lost);
+      }
+      const audience = knowers.filter((id) => !leaving.some((t) => t.id === id));
       if (audience.length) emit(realm.id, { type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: leaving.map((t) => t.id) }, audience);
     }
     return { removed, not_removed: notRemoved };
