@@ -19,7 +19,7 @@ import {
 import { findSubscription, subscriberIds, type Subscription } from '../store/subscriptions.js';
 import { isUniqueViolation } from '../store/tx.js';
 import { listUsers, ROLE, type User } from '../store/users.js';
-import { channelAudience, checkChannelDescription, checkFolder, checkChannelName, checkHistoryRules, checkRetentionDays, holdsRealmSetting, TOPICS_POLICIES, viewerOf } from './channels.js';
+import { channelAudience, checkChannelDescription, checkFolder, checkMaySetDeletePolicy, DELETE_POLICY_SETTINGS, checkChannelName, checkHistoryRules, checkRetentionDays, holdsRealmSetting, TOPICS_POLICIES, viewerOf } from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
 import {
   accessChangedText, descriptionChangedText, postingPermissionsChangedText, renamedText, retentionChangedText, topicsPolicyChangedText,
@@ -129,6 +129,7 @@ async function checkChannelEdit(tx: Tx, realm: Realm, v: Viewer, s: Stream, sub:
     }
     if (input.topicsPolicy !== s.topicsPolicy) plan.topicsPolicy = input.topicsPolicy;
   }
+  if ([...DELETE_POLICY_SETTINGS].some((name) => input.groupSettings[name as ChannelGroupSetting])) checkMaySetDeletePolicy(v, realm, systemGroups);
   if (input.description !== undefined) {
     const description = checkChannelDescription(input.description);
     if (description !== s.description) plan.description = description;

@@ -2,7 +2,7 @@
 import { ApiError } from '../http/errors.js';
 import { codePointLength } from '../lib/text.js';
 import { renderMarkdown } from '../markdown/render.js';
-import { checkGroupSetting, defaultValue } from '../permissions/group-settings.js';
+import { checkGroupSetting, defaultValue, sameValue } from '../permissions/group-settings.js';
 import { hasMetadataAccess, type Viewer } from '../permissions/channels.js';
 import { holdsGroupSetting, resolveGroupSetting, type GroupSettingValue } from '../permissions/groups.js';
 import { realmSettings } from '../state/realm.js';
@@ -135,10 +135,12 @@ export async function checkNewChannel(tx: Tx, realm: Realm, v: Viewer, input: Ne
   }
   if (input.folderId !== undefined && input.folderId !== null) await checkFolder(tx, realm, input.folderId);
   const groups = {} as Record<ChannelGroupSetting, GroupSettingValue>;
+  const nobody = systemGroups.get('role:nobody')!;
   for (const name of CHANNEL_GROUP_SETTINGS) {
     const meta = STREAM_PERMISSION_SETTINGS[name];
     const raw = input.groupSettings[name];
     groups[name] = raw === undefined ? defaultValue(meta, systemGroups, v.user.id) : await checkGroupSetting(tx, realm.id, name, meta, raw, systemGroups);
+    if (raw !== undefined && DELETE_POLICY_SETTINGS.has(name) && !sameValue(groups[name], nobody, nobody)) checkMaySetDeletePolicy(v, realm, systemGroups);
   }
   const channel = {
     realmId: realm.id,
@@ -159,6 +161,13 @@ export async function checkNewChannel(tx: Tx, realm: Realm, v: Viewer, input: Ne
   checkHistoryRules(channel, systemGroups.get('role:everyone')!);
   channel.renderedDescription = renderMarkdown(channel.description);
   return channel;
+}
+
+// A channel's message deletion settings are set only by holders of the organization's
+// can_set_delete_message_policy_group (on creation, unless set to nobody).
+export const DELETE_POLICY_SETTINGS: ReadonlySet<string> = new Set(['can_delete_any_message_group', 'can_delete_own_message_group']);
+export function checkMaySetDeletePolicy(v: Viewer, realm: Realm, systemGroups: Map<string, number>): void {
+  if (!holdsRealmSetting(v, realm, 'can_set_delete_message_policy_group', systemGroups)) throw new ApiError('Insufficient permission');
 }
 
 export async function insertChannel(tx: Tx, channel: Awaited<ReturnType<typeof checkNewChannel>>): Promise<Stream> {

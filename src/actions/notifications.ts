@@ -23,11 +23,15 @@ export interface NoticeContext {
 export const CHANNEL_EVENTS_TOPIC = 'channel events';
 export const channelEventsTopic = (s: Stream) => (s.topicsPolicy === 'empty_topic_only' ? '' : CHANNEL_EVENTS_TOPIC);
 
+// The URL's host without the port. Not parsed with URL: a Host header such as lear.127.0.0.1 is not a valid URL
+// host, yet names the organization.
+const hostOf = (url: string) => url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/.*$/s, '').replace(/:\d*$/, '');
+
 // `markRead` picks the recipients for whom the notice arrives already read.
 type Target = { channel: Stream; topic: string } | { userId: number };
 
 export async function postNotice(ctx: NoticeContext, to: Target, content: string, markRead?: (userId: number) => boolean): Promise<number> {
-  ctx.bot ??= await notificationBot(ctx.tx, ctx.emit, ctx.realm, new URL(ctx.realmUrl).hostname);
+  ctx.bot ??= await notificationBot(ctx.tx, ctx.emit, ctx.realm, hostOf(ctx.realmUrl));
   const address = 'channel' in to ? { type: 'stream' as const, to: to.channel.id, topic: to.topic } : { type: 'private' as const, to: [to.userId] };
   const { id } = await sendMessageInTx(ctx.tx, ctx.emit, ctx.realm, ctx.bot, { ...address, content, system: true, client: 'Internal', markRead });
   return id;
