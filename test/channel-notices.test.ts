@@ -7,6 +7,7 @@ import { startTestServer, type SeedName, type TestServer } from './helpers/serve
 import { Listeners } from './helpers/events.js';
 import { setRealmSettings, withApp } from './helpers/direct-db.js';
 import { assertError, createChannel, takeUntil, unique } from './helpers/messages.js';
+import type { ParamValue } from './helpers/client.js';
 
 let server: TestServer;
 let news: number; // the new-channel announcements channel: iago, hamlet, cordelia
@@ -18,7 +19,7 @@ after(() => server.close());
 
 const mention = (who: SeedName) => `@_**${server.users[who].fullName}|${server.users[who].id}**`;
 const listen = (names: SeedName[]) => Listeners.open(server, names, { event_types: ['message'], apply_markdown: false });
-const subscribe = (who: SeedName, params: Record<string, unknown>) => server.as(who).post('/users/me/subscriptions', params);
+const subscribe = (who: SeedName, params: Record<string, ParamValue>) => server.as(who).post('/users/me/subscriptions', params);
 const streamId = async (name: string) => (await server.as('desdemona').get('/get_stream_id', { stream: name })).body.stream_id as number;
 type Event = Record<string, any>;
 
@@ -188,8 +189,8 @@ describe('channel changes', () => {
   });
   after(() => setRealmSettings(server, { send_channel_events_messages: undefined }));
 
-  const patch = (who: SeedName, params: Record<string, unknown>) => server.as(who).patch(`/streams/${channel}`, params);
-  async function expectNotice(l: Listeners, params: Record<string, unknown>, content: string, who: SeedName = 'iago'): Promise<void> {
+  const patch = (who: SeedName, params: Record<string, ParamValue>) => server.as(who).patch(`/streams/${channel}`, params);
+  async function expectNotice(l: Listeners, params: Record<string, ParamValue>, content: string, who: SeedName = 'iago'): Promise<void> {
     const res = await patch(who, params);
     assert.equal(res.status, 200, res.text);
     const [e] = await notices(l, 'hamlet');

@@ -7,6 +7,7 @@ import { startTestServer, type SeedName, type TestServer } from './helpers/serve
 import { Listeners } from './helpers/events.js';
 import { ageMessages } from './helpers/direct-db.js';
 import { assertError, createChannel, fetchMessages, sendToChannel, takeUntil, unique } from './helpers/messages.js';
+import type { ParamValue } from './helpers/client.js';
 
 let server: TestServer;
 let denmark: number; // public: hamlet, cordelia, iago, polonius
@@ -23,7 +24,7 @@ after(() => server.close());
 type Event = Record<string, any>;
 const mention = (who: SeedName) => `@_**${server.users[who].fullName}|${server.users[who].id}**`;
 const name = async (id: number) => (await server.as('desdemona').get(`/streams/${id}`)).body.stream.name as string;
-const move = (who: SeedName, id: number, params: Record<string, unknown>) => server.as(who).patch(`/messages/${id}`, params);
+const move = (who: SeedName, id: number, params: Record<string, ParamValue>) => server.as(who).patch(`/messages/${id}`, params);
 const listen = (names: SeedName[]) => Listeners.open(server, names, { event_types: ['message', 'delete_message', 'user_topic'], apply_markdown: false, client_capabilities: JSON.stringify({ bulk_message_deletion: true }) });
 
 // The Notification Bot's messages in the user's queue (others are skipped), once `count` have arrived.

@@ -38,7 +38,7 @@ export async function resolvePrincipals(tx: Tx, realm: Realm, principals: (strin
 }
 
 export interface SubscribeInput extends Omit<NewChannelInput, 'name' | 'description'> {
-  subscriptions: { name: string; description?: string }[];
+  subscriptions: { name: string; description?: string; color?: string }[];
   principals?: (string | number)[];
   authorizationErrorsFatal: boolean;
   isDefaultStream: boolean;
@@ -54,19 +54,27 @@ export async function doSubscribe(app: App, realm: Realm, user: User, input: Sub
     const systemGroups = await systemGroupIds(tx, realm.id);
     const principals = input.principals?.length ? await resolvePrincipals(tx, realm, input.principals) : [user];
     const others = principals.some((p) => p.id !== user.id);
-    if (input.isDefaultStream && !isRealmAdmin(user)) throw new ApiError('Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
-    if (input.isDefaultStream && input.inviteOnly) throw new ApiError('A default channel cannot be private.');
 
     const streams: Stream[] = [];
     const created: Stream[] = [];
     const unauthorized: string[] = [];
     const seen = new Set<string>();
+    // A color asked for with a channel is every new subscriber's color for it.
+    const colors = new Map<string, string>();
+    for (const item of input.subscriptions) {
+      if (item.color === undefined) continue;
+      if (!/^#[0-9a-fA-F]{3,6}$/.test(item.color)) throw new ApiError('add.color is not a valid hex color code');
+      colors.set(item.name.trim().toLowerCase(), item.color);
+    }
     for (const item of input.subscriptions) {
       const name = checkChannelName(item.name);
       if (seen.has(name.toLowerCase())) continue;
       seen.add(name.toLowerCase());
       let stream = await findStreamByName(tx, realm.id, name);
       if (!stream) {
+        // As the reference server checks them: only when a channel is created.
+        if (input.isDefaultStream && !isRealmAdmin(user)) throw new ApiError('Insufficient permission');
+        if (input.isDefaultStream && input.inviteOnly) throw new ApiError('A default channel cannot be private.');
         const channel = await checkNewChannel(tx, realm, viewer, { ...input, name, description: item.description ?? '' }, systemGroups);
         try {
           stream = await insertChannel(tx, channel);
@@ -108,7 +116,7 @@ export async function doSubscribe(app: App, realm: Realm, user: User, input: Sub
           (already[p.id] ??= []).push(s.name);
           continue;
         }
-        const color = COLORS.find((c) => !mine.has(c)) ?? COLORS[(p.id + s.id) % COLORS.length];
+        const color = colors.get(s.name.toLowerCase()) ?? COLORS.find((c) => !mine.has(c)) ?? COLORS[(p.id + s.id) % COLORS.length];
         mine.add(color);
         await activateSubscriptions(tx, [{ userId: p.id, streamId: s.id, color }]);
         (subscribed[p.id] ??= []).push(s.name);
@@ -155,7 +163,7 @@ async function emitSubscribeEvents(tx: Tx, realm: Realm, emit: Emit, systemGroup
     if (newcomers.length) emit(realm.id, { type: 'stream', op: 'create', streams: [formatStream(s, { systemGroups, subscriberCount: subscribers.get(streamId)!.length })] }, newcomers);
   }
   for (const [userId, list] of added) {
-    const subs = [];
+    const subs: Record<string, unknown>[] = [];
     for (const s of list) {
       const sub = (await findSubscription(tx, userId, s.id))!;
       const ids = subscribers.get(s.id)!;

@@ -15,7 +15,7 @@ export const subscriptionRoutes = [
     auth: 'user',
     summary: 'Subscribe users to channels, creating missing ones',
     params: {
-      subscriptions: json(Type.Array(Type.Object({ name: Type.String(), description: Type.Optional(Type.String()) }))),
+      subscriptions: json(Type.Array(Type.Object({ name: Type.String(), description: Type.Optional(Type.String()), color: Type.Optional(Type.String()) }))),
       principals,
       authorization_errors_fatal: bool().default(true),
       announce: bool().default(false),
