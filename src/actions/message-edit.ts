@@ -165,7 +165,7 @@ export async function doUpdateMessage(app: App, realm: Realm, user: User, messag
     }
     const audience = await messageAudience(tx, realm.id, move?.targetStream ?? stream, changedIds, messageId);
     if (move?.streamEdited && move.origStream.historyPublicToSubscribers) await addFormerReaders(tx, realm, move, audience, lost);
-    const done: MoveDone | null = moved ? { move: move!, viewer: v, changedIds, lost, targetHadMessages, now } : null;
+    const done: MoveDone | null = moved ? { move: move!, viewer: v, changedIds, targetHadMessages, now } : null;
     const movedAll = done !== null && (await movedWholeTopic(tx, realm, done));
     // Topic settings move first, so that clients have them when they learn of the move.
     if (movedAll) await moveTopicSettings(tx, emit, realm, done!);

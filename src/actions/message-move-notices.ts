@@ -12,7 +12,7 @@ import type { Stream } from '../store/streams.js';
 import { subscriberIds } from '../store/subscriptions.js';
 import { topicPolicies } from '../store/user-topics.js';
 import { findUsers, type User } from '../store/users.js';
-import { emitDeletion, messageAudience, refreshFirstMessageId } from './message-audience.js';
+import { channelReaders, emitDeletion, messageAudience, refreshFirstMessageId } from './message-audience.js';
 import { RESOLVED_TOPIC_PREFIX, visibleTopicMessages, type MoveRequest } from './message-move.js';
 import { postNotice, type NoticeContext } from './notifications.js';
 import { findNotificationBot } from './system-bots.js';
@@ -30,7 +30,6 @@ export interface MoveDone {
   move: MoveRequest;
   viewer: Viewer;
   changedIds: number[];
-  lost: number[]; // users who lost access to the moved messages
   targetHadMessages: boolean; // before the move
   now: number;
 }
@@ -45,7 +44,7 @@ export async function movedWholeTopic(tx: Tx, realm: Realm, d: MoveDone): Promis
 const merged = (a: number, b: number) => [FOLLOWED, UNMUTED, INHERIT, MUTED].find((p) => p === a || p === b)!;
 
 // Followed, unmuted and muted settings move with a whole topic; where the destination already had messages they
-// merge with its own settings. Users who lost access to the messages lose their setting.
+// merge with its own settings. Users who cannot read the destination channel lose their setting.
 export async function moveTopicSettings(tx: Tx, emit: Emit, realm: Realm, d: MoveDone): Promise<void> {
   const { origStream, targetStream, origTopic, targetTopic } = d.move;
   if (origStream.id === targetStream.id && topicKey(origTopic) === topicKey(targetTopic)) return;
@@ -53,8 +52,9 @@ export async function moveTopicSettings(tx: Tx, emit: Emit, realm: Realm, d: Mov
   const target = await topicPolicies(tx, targetStream.id, targetTopic);
   const set = (userId: number, s: Stream, topic: string, policy: number, legacyEvent = true) =>
     setTopicPolicyInTx(tx, emit, realm.id, userId, s, topic, policy, d.now, legacyEvent);
-  for (const userId of d.lost) {
-    if (!orig.has(userId)) continue;
+  const readers = d.move.streamEdited ? await channelReaders(tx, realm.id, targetStream) : null;
+  for (const userId of [...orig.keys()]) {
+    if (!readers || (await readers.canRead(userId))) continue;
     orig.delete(userId);
     await set(userId, origStream, origTopic, INHERIT);
   }
