@@ -19,7 +19,10 @@ import {
 import { findSubscription, subscriberIds, type Subscription } from '../store/subscriptions.js';
 import { isUniqueViolation } from '../store/tx.js';
 import { listUsers, ROLE, type User } from '../store/users.js';
-import { channelAudience, checkChannelDescription, checkFolder, checkMaySetDeletePolicy, DELETE_POLICY_SETTINGS, checkChannelName, checkHistoryRules, checkRetentionDays, holdsRealmSetting, TOPICS_POLICIES, viewerOf } from './channels.js';
+import {
+  channelAudience, checkChannelDescription, checkChannelName, checkFolder, checkHistoryRules, checkMaySetDeletePolicy, checkRetentionDays,
+  DELETE_POLICY_SETTINGS, holdsRealmSetting, TOPICS_POLICIES, viewerOf,
+} from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
 import {
   accessChangedText, descriptionChangedText, postingPermissionsChangedText, renamedText, retentionChangedText, topicsPolicyChangedText,
