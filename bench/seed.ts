@@ -26,7 +26,8 @@ export async function seedUsersAndChannel(server: TestServer, count: number, cha
       await doSubscribe(app, realm, owner, {
         subscriptions: [{ name: channel }], principals: users.slice(i, i + 1000).map((u) => u.id), authorizationErrorsFatal: true,
         isDefaultStream: false, inviteOnly: false, isWebPublic: false, topicsPolicy: 'inherit', groupSettings: {},
-      });
+        announce: false, sendNewSubscriptionMessages: false,
+      }, server.url);
     }
     return { users };
   } finally {

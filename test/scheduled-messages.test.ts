@@ -2,6 +2,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { Listeners } from './helpers/events.js';
+import type { ParamValue } from './helpers/client.js';
 
 let server: TestServer;
 let denmark: number;
@@ -43,7 +44,7 @@ test('schedule, list, edit, delete, with events', async () => {
 
 test('errors', async () => {
   const h = server.as('hamlet');
-  const cases: [Record<string, unknown>, string, string?, Record<string, unknown>?][] = [
+  const cases: [Record<string, ParamValue>, string, string?, Record<string, unknown>?][] = [
     [{ type: 'stream', to: 999999, topic: 't', content: 'x', scheduled_delivery_timestamp: soon(60) }, "Channel with ID '999999' does not exist", 'STREAM_DOES_NOT_EXIST', { stream_id: 999999 }],
     [{ type: 'direct', to: [10000], content: 'x', scheduled_delivery_timestamp: soon(60) }, 'Invalid user ID 10000'],
     [{ type: 'stream', to: denmark, topic: 't', content: 'x', scheduled_delivery_timestamp: soon(-10) }, 'Scheduled delivery time must be in the future.'],

@@ -2,6 +2,7 @@ import { test, after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { Listeners } from './helpers/events.js';
+import type { ParamValue } from './helpers/client.js';
 
 let server: TestServer;
 before(async () => {
@@ -38,7 +39,7 @@ describe('own settings', () => {
   });
 
   test('values are checked', async () => {
-    const cases: [Record<string, unknown>, string][] = [
+    const cases: [Record<string, ParamValue>, string][] = [
       [{ color_scheme: 5 }, 'Invalid color_scheme'],
       [{ web_channel_default_view: 3 }, 'Invalid web_channel_default_view'],
       [{ twenty_four_hour_time: 'yes' }, 'twenty_four_hour_time is not a boolean'],

@@ -2,6 +2,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { Listeners } from './helpers/events.js';
+import type { ParamValue } from './helpers/client.js';
 
 let server: TestServer;
 before(async () => {
@@ -34,7 +35,7 @@ test('status: only passed fields change; events to everyone; register block', as
 
 test('status errors', async () => {
   const h = server.as('hamlet');
-  const cases: [Record<string, unknown>, string][] = [
+  const cases: [Record<string, ParamValue>, string][] = [
     [{}, 'Client did not pass any new values.'],
     [{ status_text: 'x'.repeat(61) }, 'status_text is too long (limit: 60 characters)'],
     [{ emoji_code: '1f697' }, 'Client must pass emoji_name if they pass either emoji_code or reaction_type.'],

@@ -10,8 +10,9 @@ import type { Realm } from '../store/realms.js';
 import { findStream } from '../store/streams.js';
 import { findUsers, type User } from '../store/users.js';
 import { accessMessage } from './messages-fetch.js';
-import { checkTopic, sendMessageInTx } from './messages-send.js';
-import { notificationBot } from './system-bots.js';
+import { checkTopic } from './messages-send.js';
+import { postNotice } from './notifications.js';
+import { silentMention } from '../lib/mention-syntax.js';
 import { inTransaction } from './transaction.js';
 
 export const MAX_REPORT_DESCRIPTION_LENGTH = 1000;
@@ -23,7 +24,6 @@ export interface ReportInput {
   description: string;
 }
 
-const silentMention = (u: User) => `@_**${u.fullName}|${u.id}**`;
 const globalTime = (seconds: number) => `<time:${new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00')}>`;
 const listOf = (items: string[]) => new Intl.ListFormat('en', { type: 'conjunction' }).format(items);
 
@@ -73,8 +73,7 @@ export async function doReportMessage(app: App, realm: Realm, reporter: User, me
     if (!channel || channel.isArchived) throw new ApiError('Moderation request channel must be specified to enable message reporting.');
     const { message } = await accessMessage(tx, realm, reporter, messageId);
     const { content, sender } = await reportContent(tx, realm, realmUrl, reporter, message, { ...input, description });
-    const bot = await notificationBot(tx, emit, realm, new URL(realmUrl).hostname);
     const topic = channel.topicsPolicy === 'empty_topic_only' ? '' : checkTopic(`${sender.fullName} moderation`);
-    await sendMessageInTx(tx, emit, realm, bot, { type: 'stream', to: channel.id, topic, content, system: true, client: 'Internal' });
+    await postNotice({ tx, emit, realm, realmUrl }, { channel, topic }, content);
   });
 }

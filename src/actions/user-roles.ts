@@ -9,6 +9,8 @@ import { findUser, listUsers, ROLE, ROLES, updateUser, type Role, type User } fr
 import { checkFullName } from './checks.js';
 import { checkAdministrator } from './users.js';
 import { inTransaction, type Emit } from './transaction.js';
+import { isFullMember } from './full-members.js';
+import { nowSeconds } from '../app.js';
 
 const ownerRequired = () => new ApiError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL', 400);
 
@@ -28,7 +30,7 @@ async function isLastOwner(tx: Tx, realm: Realm, user: User): Promise<boolean> {
 async function moveRoleGroups(tx: Tx, emit: Emit, realm: Realm, user: User, role: Role): Promise<void> {
   const system = new Set((await systemGroupIds(tx, realm.id)).values());
   const before = new Set(await directSystemGroups(tx, user.id, system));
-  await syncRoleGroups(tx, realm.id, user.id, role);
+  await syncRoleGroups(tx, realm.id, user.id, role, isFullMember(realm, { role, dateJoined: user.dateJoined }, nowSeconds()));
   const after = new Set(await directSystemGroups(tx, user.id, system));
   for (const g of before) if (!after.has(g)) emit(realm.id, { type: 'user_group', op: 'remove_members', group_id: g, user_ids: [user.id] }, null);
   for (const g of after) if (!before.has(g)) emit(realm.id, { type: 'user_group', op: 'add_members', group_id: g, user_ids: [user.id] }, null);

@@ -4,7 +4,8 @@ import { ApiError } from '../http/errors.js';
 import { randomToken } from '../lib/secrets.js';
 import type { Tx } from '../store/db.js';
 import { syncRoleGroups } from '../store/groups.js';
-import type { Realm } from '../store/realms.js';
+import { findRealm, type Realm } from '../store/realms.js';
+import { isFullMember } from './full-members.js';
 import { isUniqueViolation } from '../store/tx.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { findUser, findUserByEmail, insertUser, listUsers, ROLE, type Role, type User } from '../store/users.js';
@@ -59,7 +60,7 @@ export async function insertUserInTx(
       apiKey: randomToken(32),
       now: nowSeconds(),
     });
-    await syncRoleGroups(tx, realmId, user.id, user.role);
+    await syncRoleGroups(tx, realmId, user.id, user.role, isFullMember((await findRealm(tx, realmId))!, user, user.dateJoined));
     // Every user may see every other user until guests' restricted access arrives with the permission model.
     emit(realmId, { type: 'realm_user', op: 'add', person: formatUser(user, { clientGravatar: false, includeCustomProfileFields: true }) }, null);
     return user;
