@@ -2,6 +2,7 @@
 // allowed to add or remove members, subgroups without cycles, and the reads of both.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
+import type { Tx } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import { addMembers, addSubgroups, descendantGroups, directMembers, directSubgroups, removeMembers, removeSubgroups } from '../store/user-groups.js';
 import type { UserGroup } from '../store/user-groups.js';
@@ -14,13 +15,19 @@ const nothingToDo = () => new ApiError('Nothing to do. Specify at least one of "
 // Changes to a deactivated group are kept from clients that do not know deactivated groups.
 const hidden = (g: UserGroup) => (g.deactivated ? { _deactivated: true } : {});
 
+// The group whose members or subgroups change, its changer, and whether they manage it. System groups follow
+// roles only.
+async function accessForChange(tx: Tx, realm: Realm, user: User, id: number) {
+  const a = await actorOf(tx, realm, user);
+  const g = await accessGroup(tx, realm, id);
+  if (g.isSystemGroup) throw insufficient();
+  return { a, g, manage: canManage(a, realm, g) };
+}
+
 export async function doChangeMembers(app: App, realm: Realm, user: User, id: number, add: number[], remove: number[]): Promise<void> {
   if (!add.length && !remove.length) throw nothingToDo();
   await inTransaction(app, async (tx, emit) => {
-    const a = await actorOf(tx, realm, user);
-    const g = await accessGroup(tx, realm, id);
-    if (g.isSystemGroup) throw insufficient();
-    const manage = canManage(a, realm, g);
+    const { a, g, manage } = await accessForChange(tx, realm, user, id);
     const self = (ids: number[]) => ids.length === 1 && ids[0] === user.id;
     if (add.length && !(manage || holds(a, g, 'can_add_members_group') || (self(add) && holds(a, g, 'can_join_group')))) throw insufficient();
     if (remove.length && !(manage || holds(a, g, 'can_remove_members_group') || (self(remove) && holds(a, g, 'can_leave_group')))) throw insufficient();
@@ -40,10 +47,7 @@ export async function doChangeMembers(app: App, realm: Realm, user: User, id: nu
 export async function doChangeSubgroups(app: App, realm: Realm, user: User, id: number, add: number[], remove: number[]): Promise<void> {
   if (!add.length && !remove.length) throw nothingToDo();
   await inTransaction(app, async (tx, emit) => {
-    const a = await actorOf(tx, realm, user);
-    const g = await accessGroup(tx, realm, id);
-    if (g.isSystemGroup) throw insufficient();
-    const manage = canManage(a, realm, g);
+    const { a, g, manage } = await accessForChange(tx, realm, user, id);
     if (add.length && !(manage || holds(a, g, 'can_add_members_group'))) throw insufficient();
     if (remove.length && !manage) throw insufficient();
     const current = new Set((await directSubgroups(tx, [g.id])).get(g.id));
