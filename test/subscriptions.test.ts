@@ -71,7 +71,7 @@ describe('creating channels', () => {
       [{ subscriptions: [{ name: unique('d'), description: 'x'.repeat(1025) }] }, 'Channel description too long (limit: 1024 characters).'],
       [{ subscriptions: [{ name: unique('h') }], history_public_to_subscribers: false }, 'Invalid parameters'],
       [{ subscriptions: [{ name: unique('w') }], is_web_public: true }, 'Web-public channels are not enabled.'],
-      [{ subscriptions: [{ name: unique('g') }], can_add_subscribers_group: 999999 }, 'Invalid user group ID: 999999'],
+      [{ subscriptions: [{ name: unique('g') }], can_add_subscribers_group: 999999 }, 'Invalid user group'],
       [{ subscriptions: [{ name: unique('t') }], topics_policy: 'sometimes' }, 'Invalid topics_policy: sometimes'],
       [{ subscriptions: [{ name: unique('r') }], message_retention_days: 30 }, 'Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL'],
       [{ subscriptions: [{ name: unique('m') }], message_retention_days: 'often' }, "Bad value for 'message_retention_days': often"],

@@ -4,14 +4,15 @@ import { ApiError } from '../http/errors.js';
 import { randomToken } from '../lib/secrets.js';
 import { realmSettings } from '../state/realm.js';
 import { checkUserSetting, languageName, userSettings, USER_SETTING_KINDS } from '../state/user-settings.js';
-import type { Tx } from '../store/db.js';
+import type { Db, Tx } from '../store/db.js';
+import { deleteAllDrafts } from '../store/drafts.js';
 import { findGroups, groupMemberIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
-import { findUserByEmail, findUsers, insertEmailChange, takeEmailChange, updateUser, type User } from '../store/users.js';
-import { checkEmail, checkFullName, checkPassword } from './checks.js';
+import { findUserByEmail, findUsers, insertEmailChange, listUsers, takeEmailChange, updateUser, type User } from '../store/users.js';
+import { checkEmail, checkFullName, checkHuman, checkPassword } from './checks.js';
 import { checkAdministrator } from './users.js';
+import { presenceEnabledChanged } from './presence.js';
 import { inTransaction, type Emit } from './transaction.js';
-import { deleteAllDrafts } from '../store/drafts.js';
 
 export interface SettingsInput {
   settings: Record<string, unknown>;
@@ -54,7 +55,7 @@ async function targetsOf(tx: Tx, realm: Realm, t: NonNullable<SettingsInput['tar
 }
 
 // Writes the changed settings of one user and announces each: one user_settings event per setting.
-async function applySettings(tx: Tx, emit: Emit, realm: Realm, target: User, values: Record<string, unknown>, bySelf: boolean, skipEdited: boolean) {
+export async function applySettings(tx: Tx, emit: Emit, realm: Realm, target: User, values: Record<string, unknown>, bySelf: boolean, skipEdited: boolean) {
   const current = userSettings(target) as Record<string, unknown>;
   const edited = new Set((target.settings[SELF_EDITED] as string[] | undefined) ?? []);
   const changed = Object.entries(values).filter(([name, v]) => current[name] !== v && !(skipEdited && edited.has(name)));
@@ -72,16 +73,27 @@ async function applySettings(tx: Tx, emit: Emit, realm: Realm, target: User, val
     if (property === 'default_language') event.language_name = languageName(value as string);
     emit(realm.id, event, [target.id]);
   }
-  // Turning synchronisation off deletes the drafts stored on the server (local copies are the clients').
-  if (changed.some(([n, v]) => n === 'enable_drafts_synchronization' && v === false)) {
-    for (const id of await deleteAllDrafts(tx, target.id)) emit(realm.id, { type: 'drafts', op: 'remove', draft_id: id }, [target.id]);
-  }
+  // Turning synchronisation off deletes the drafts stored on the server. No drafts events: clients keep their
+  // local copies, which a removal would delete.
+  if (changed.some(([n, v]) => n === 'enable_drafts_synchronization' && v === false)) await deleteAllDrafts(tx, target.id);
+  const presence = changed.find(([n]) => n === 'presence_enabled');
+  if (presence) await presenceEnabledChanged(tx, emit, realm, target, presence[1] as boolean);
   if (timezone !== undefined) {
     emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: target.id, email: target.email, timezone } }, null);
   }
 }
 
+// With require_unique_names, no two active users share a name, whatever its case.
+async function checkNameAvailable(db: Db, realm: Realm, user: User, name: string): Promise<void> {
+  if (!realmSettings(realm).require_unique_names) return;
+  const key = name.toLowerCase();
+  if ((await listUsers(db, realm.id)).some((u) => u.isActive && u.id !== user.id && u.fullName.toLowerCase() === key)) {
+    throw new ApiError('Unique names required in this organization.');
+  }
+}
+
 export async function doUpdateSettings(app: App, realm: Realm, user: User, input: SettingsInput): Promise<Record<string, unknown>> {
+  checkHuman(user);
   const values = checkSettings(input.settings);
   const result: Record<string, unknown> = {};
   if (input.targetUsers) {
@@ -112,6 +124,7 @@ export async function doUpdateSettings(app: App, realm: Realm, user: User, input
   if (input.fullName !== undefined && input.fullName.trim() !== user.fullName) {
     if (settings.name_changes_disabled && user.role > 200) throw new ApiError('Name changes are disabled in this organization. Please contact an administrator.');
     fullName = checkFullName(input.fullName);
+    await checkNameAvailable(app.db, realm, user, fullName);
   }
   let newEmail: string | undefined;
   if (input.email !== undefined && input.email.trim().toLowerCase() !== user.deliveryEmail.toLowerCase()) {

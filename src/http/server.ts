@@ -8,7 +8,7 @@ import { authenticateUser, basicCredentials, resolveRealm } from './auth.js';
 import { ApiError, RateLimitedError, UnauthorizedError } from './errors.js';
 import { parseParams } from './params.js';
 import { collectValues } from './request-values.js';
-import { fastifyPath, type AnyRoute, type Method } from './route.js';
+import { fastifyPath, pathValues, type AnyRoute, type Method } from './route.js';
 import type { User } from '../store/users.js';
 import type { Realm } from '../store/realms.js';
 
@@ -152,7 +152,7 @@ async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: Fastify
     else if (perMinute > 0) limit(app, reply, `ip:${req.ip}`, app.config.rateLimitIpPerMinute, false);
   }
   const { values, files } = await collectValues(req);
-  const parsed = parseParams(r.params, values, req.params as Record<string, string>);
+  const parsed = parseParams(r.params, values, pathValues(r, req.params as Record<string, string>));
   const result = await r.handler({ app, realm, user, params: parsed.values, files, req, reply } as never);
   if (reply.sent) return reply;
   return {

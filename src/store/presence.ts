@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db, Tx } from './db.js';
 
 export interface Presence {
@@ -12,18 +13,16 @@ export async function findPresence(db: Db, userId: number): Promise<Presence | u
   return r && { userId: r.user_id, lastActiveTime: r.last_active_time, lastConnectedTime: r.last_connected_time, lastUpdateId: r.last_update_id };
 }
 
-// The next id of the organization's presence sequence.
+// The next id of the organization's presence sequence, taken in one statement: the row stays locked until the
+// transaction ends, so ids are handed out in commit order and never twice.
 export async function nextPresenceUpdateId(tx: Tx, realmId: number): Promise<number> {
-  const row = await tx.selectFrom('presence_sequence').select('last_update_id').where('realm_id', '=', realmId).executeTakeFirst();
-  const next = (row?.last_update_id ?? 0) + 1;
-  if (row) await tx.updateTable('presence_sequence').set({ last_update_id: next }).where('realm_id', '=', realmId).execute();
-  else await tx.insertInto('presence_sequence').values({ realm_id: realmId, last_update_id: next }).execute();
-  return next;
-}
-
-export async function lastPresenceUpdateId(db: Db, realmId: number): Promise<number> {
-  const row = await db.selectFrom('presence_sequence').select('last_update_id').where('realm_id', '=', realmId).executeTakeFirst();
-  return row?.last_update_id ?? 0;
+  const row = await tx
+    .insertInto('presence_sequence')
+    .values({ realm_id: realmId, last_update_id: 1 })
+    .onConflict((oc) => oc.column('realm_id').doUpdateSet({ last_update_id: sql<number>`presence_sequence.last_update_id + 1` }))
+    .returning('last_update_id')
+    .executeTakeFirstOrThrow();
+  return Number(row.last_update_id);
 }
 
 export async function savePresence(tx: Tx, realmId: number, p: Presence, exists: boolean): Promise<void> {

@@ -81,6 +81,8 @@ export async function markDelivered(db: Db, id: number, messageId: number): Prom
   await db.updateTable('scheduled_messages').set({ delivered_message_id: messageId }).where('id', '=', id).execute();
 }
 
-export async function markFailed(db: Db, id: number, reason: string): Promise<void> {
-  await db.updateTable('scheduled_messages').set({ failed: 1, failure_message: reason }).where('id', '=', id).where('delivered', '=', 0).execute();
+// False when the message was meanwhile delivered, failed already, or deleted.
+export async function markFailed(db: Db, id: number, reason: string): Promise<boolean> {
+  const r = await db.updateTable('scheduled_messages').set({ failed: 1, failure_message: reason }).where('id', '=', id).where('delivered', '=', 0).where('failed', '=', 0).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }

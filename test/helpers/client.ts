@@ -20,7 +20,8 @@ export interface RequestOptions {
   localAddress?: string;
 }
 
-export type ParamValue = string | number | boolean | object | null | undefined;
+// Anything JSON-encodable; strings go raw.
+export type ParamValue = unknown;
 
 function encodeValue(v: ParamValue): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
