@@ -10,6 +10,7 @@ import { allRoutes } from './routes/index.js';
 import { openDatabase, type Database } from './store/db.js';
 import { EventSystem } from './events/system.js';
 import { deliverDueScheduled } from './actions/scheduled-messages.js';
+import { openStorage } from './storage/index.js';
 
 export interface Running {
   app: App;
@@ -27,6 +28,7 @@ export async function openApp(config: Config, log = pino({ level: config.logLeve
     log,
     limiter: new RateLimiter(),
     passwords: passwordHasher(config.argon2MemoryKib),
+    storage: openStorage(config),
     eventsCommitted: () => {},
   };
   return { app, database };
