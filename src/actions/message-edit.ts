@@ -20,6 +20,7 @@ import { accessMessageForChange, byFlags, channelReaders, emitDeletion, messageA
 import { accessTargetChannel, checkMove, EDIT_LIMIT_BUFFER, isResolveToggle, moveRows, propagatedIds, RESOLVED_TOPIC_PREFIX, type MoveRequest } from './message-move.js';
 import { checkContent, checkGroupMentions, checkTopic, renderContext, WILDCARD_MENTION_THRESHOLD } from './messages-send.js';
 import { inTransaction } from './transaction.js';
+import { syncAttachmentClaims } from './attachment-claims.js';
 
 export const PROPAGATE_MODES = ['change_one', 'change_later', 'change_all'];
 
@@ -150,6 +151,7 @@ export async function doUpdateMessage(app: App, realm: Realm, user: User, messag
     }, () => targetEntry);
     if (others.length) await applyMessageChange(tx, others, { location, lastMovedTime: countsAsMove ? now : undefined }, () => entry);
     if (edit) await updateMentionFlags(tx, messageId, edit);
+    const detachedUploads = edit ? await syncAttachmentClaims(tx, emit, realm, user, message, edit.content.content) : [];
 
     const event: Record<string, unknown> = { type: 'update_message', user_id: user.id, edit_timestamp: now, message_id: messageId, message_ids: changedIds, rendering_only: false };
     if (stream) Object.assign(event, { stream_name: stream.name, stream_id: stream.id });
@@ -170,7 +172,7 @@ export async function doUpdateMessage(app: App, realm: Realm, user: User, messag
       await refreshFirstMessageId(tx, emit, realm, move.origStream);
       await refreshFirstMessageId(tx, emit, realm, move.targetStream);
     }
-    return { detached_uploads: [] };
+    return { detached_uploads: detachedUploads };
   });
 }
 
