@@ -67,6 +67,19 @@ test('errors: no file, several files, too large, no credentials', async () => {
   assert.equal((await upload(server, 'hamlet', [{ name: 'max.bin', data: Buffer.alloc(MIB, 'x') }])).status, 200);
   // Far past the limit, the body itself is refused before it is read.
   assertError(await upload(server, 'hamlet', [{ name: 'huge.bin', data: Buffer.alloc(3 * MIB, 'x') }]), 413, 'BAD_REQUEST', 'Request body is too large');
+  // A body of undeclared length is cut off at the same limit.
+  const chunked = await multipart([0, 1, 2].map((i) => ({ name: `part${i}.bin`, data: Buffer.alloc(900_000, 'c') })));
+  const cut = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const req = http.request(new URL('/api/v1/user_uploads', server.url), { method: 'POST', headers: server.as('hamlet').headers({ 'content-type': chunked.contentType, 'transfer-encoding': 'chunked' }) }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    for (let i = 0; i < chunked.body.length; i += 64 * 1024) req.write(chunked.body.subarray(i, i + 64 * 1024));
+    req.end();
+  });
+  assert.deepEqual([cut.status, cut.body.msg], [413, 'Request body is too large']);
   const anonymous = await postMultipart(server, null, '/api/v1/user_uploads', await multipart([{ name: 'a.txt', data: 'a' }]));
   assertError(anonymous, 401, 'UNAUTHORIZED', 'Not logged in: API authentication or user session required');
 });

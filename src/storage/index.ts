@@ -5,6 +5,8 @@ import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
 import { LocalDiskStorage } from './local-disk.js';
 
+export { isValidKey } from './keys.js';
+
 export interface StoredObject {
   size: number;
 }
@@ -24,19 +26,6 @@ export interface ObjectStorage {
   stat(key: string): Promise<StoredObject | null>;
   // Deleting a missing object is not an error.
   delete(key: string): Promise<void>;
-}
-
-// Keys come partly from clients (an upload's path), so anything that could step outside the store is refused.
-const SEGMENT = /^[^/\\\u0000-\u001f\u007f]+$/u;
-
-export function isValidKey(key: string): boolean {
-  if (key.length > 1024) return false;
-  return key.split('/').every((s) => SEGMENT.test(s) && s !== '.' && s !== '..');
-}
-
-export function checkKey(key: string): string {
-  if (!isValidKey(key)) throw new Error(`invalid storage key ${JSON.stringify(key)}`);
-  return key;
 }
 
 // The directory shared by every server process of an installation: the data directory unless set apart.
