@@ -1,9 +1,9 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../app.js';
 import { fileKey } from '../actions/attachments.js';
 import { handleTus, TUS_PATH } from '../actions/tus.js';
 import { accessFileByToken, accessUploadedFile, doUploadFile, temporaryFileUrl } from '../actions/uploads.js';
 import { str } from '../http/params.js';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../app.js';
 import { route } from '../http/route.js';
 import { sendUploadedFile } from '../http/send-file.js';
 import type { User } from '../store/users.js';
