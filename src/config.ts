@@ -12,6 +12,8 @@ export interface Config {
   authFailuresPerWindow: number;
   authFailureWindowSeconds: number;
   maxFileUploadMib: number;
+  uploadsDir?: string;
+  realmUploadQuotaMib?: number;
   shutdownGraceSeconds: number;
   argon2MemoryKib: number;
   heartbeatSeconds: number;
@@ -42,6 +44,8 @@ export const SETTINGS: Setting[] = [
   { key: 'authFailuresPerWindow', env: 'PARLANCE_AUTH_FAILURE_LIMIT', kind: 'int', default: 5, help: 'failed fetch_api_key attempts per user name and window; 0 disables' },
   { key: 'authFailureWindowSeconds', env: 'PARLANCE_AUTH_FAILURE_WINDOW_SECONDS', kind: 'int', default: 1800, help: 'window of the failed-login limit' },
   { key: 'maxFileUploadMib', env: 'PARLANCE_MAX_FILE_UPLOAD_SIZE_MIB', kind: 'int', default: 25, help: 'largest upload; request bodies may be 1 MiB larger' },
+  { key: 'uploadsDir', env: 'PARLANCE_UPLOADS_DIR', kind: 'string', help: 'where uploaded files, avatars and custom emoji are kept; the data directory when unset (share it between server processes)' },
+  { key: 'realmUploadQuotaMib', env: 'PARLANCE_REALM_UPLOAD_QUOTA_MIB', kind: 'int', help: "each organization's upload quota; none when unset" },
   { key: 'shutdownGraceSeconds', env: 'PARLANCE_SHUTDOWN_GRACE_SECONDS', kind: 'int', default: 10, help: 'how long SIGTERM waits for in-flight requests' },
   { key: 'argon2MemoryKib', env: 'PARLANCE_ARGON2_MEMORY_KIB', kind: 'int', default: 19456, help: 'argon2id memory cost for password hashes' },
   { key: 'heartbeatSeconds', env: 'PARLANCE_HEARTBEAT_SECONDS', kind: 'int', default: 50, help: 'a parked GET /events gets a heartbeat after this long' },

@@ -11,6 +11,7 @@ import { openDatabase, type Database } from './store/db.js';
 import { EventSystem } from './events/system.js';
 import { deliverDueScheduled } from './actions/scheduled-messages.js';
 import { promoteFullMembers } from './actions/full-members.js';
+import { openStorage } from './storage/index.js';
 
 // Members age into role:fullmembers in days; an hourly pass is prompt enough.
 const FULL_MEMBER_PASS_MS = 3600_000;
@@ -31,6 +32,7 @@ export async function openApp(config: Config, log = pino({ level: config.logLeve
     log,
     limiter: new RateLimiter(),
     passwords: passwordHasher(config.argon2MemoryKib),
+    storage: openStorage(config),
     eventsCommitted: () => {},
   };
   return { app, database };

@@ -81,7 +81,8 @@ async function fire(e: Endpoint, values: Map<string, string>, encoding: Encoding
   if (!reply) return;
   const where = `${e.method} ${e.path} (${encoding}${auth ? '' : ', anonymous'}) ${JSON.stringify([...values]).slice(0, 300)}`;
   assert.ok(reply.status < 500, `${where} → ${reply.status} ${reply.text.slice(0, 300)}`);
-  if (reply.status >= 400) {
+  // A HEAD answer has no body to hold the envelope.
+  if (reply.status >= 400 && e.method !== 'HEAD') {
     assert.equal(reply.body?.result, 'error', `${where}: not the envelope: ${reply.text.slice(0, 200)}`);
     assert.equal(typeof reply.body.msg, 'string');
     assert.equal(typeof reply.body.code, 'string');

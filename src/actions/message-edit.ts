@@ -21,6 +21,7 @@ import { accessTargetChannel, checkMove, EDIT_LIMIT_BUFFER, isResolveToggle, mov
 import { checkContent, checkGroupMentions, checkTopic, renderContext, WILDCARD_MENTION_THRESHOLD } from './messages-send.js';
 import { inTransaction } from './transaction.js';
 import { movedWholeTopic, moveTopicSettings, postMoveBreadcrumbs, postResolveNotice, type MoveDone } from './message-move-notices.js';
+import { syncAttachmentClaims } from './attachment-claims.js';
 
 export const PROPAGATE_MODES = ['change_one', 'change_later', 'change_all'];
 
@@ -151,6 +152,7 @@ export async function doUpdateMessage(app: App, realm: Realm, user: User, messag
     }, () => targetEntry);
     if (others.length) await applyMessageChange(tx, others, { location, lastMovedTime: countsAsMove ? now : undefined }, () => entry);
     if (edit) await updateMentionFlags(tx, messageId, edit);
+    const detachedUploads = edit ? await syncAttachmentClaims(tx, emit, realm, user, message, edit.content.content) : [];
 
     const event: Record<string, unknown> = { type: 'update_message', user_id: user.id, edit_timestamp: now, message_id: messageId, message_ids: changedIds, rendering_only: false };
     if (stream) Object.assign(event, { stream_name: stream.name, stream_id: stream.id });
@@ -180,7 +182,7 @@ export async function doUpdateMessage(app: App, realm: Realm, user: User, messag
       const resolveNoticeId = done.move.resolveToggle && !edit && !done.move.streamEdited ? await postResolveNotice(ctx, user, done) : null;
       await postMoveBreadcrumbs(ctx, user, done, { toOld: input.sendNotificationToOldThread, toNew: input.sendNotificationToNewThread, movedAll, resolveNoticeId });
     }
-    return { detached_uploads: [] };
+    return { detached_uploads: detachedUploads };
   });
 }
 

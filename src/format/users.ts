@@ -11,12 +11,13 @@ export function isoDate(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace('Z', '+00:00');
 }
 
+export function gravatarUrl(email: string, version: number, medium = false): string {
+  const hash = crypto.createHash('md5').update(email.toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? '&s=500' : ''}&version=${version}`;
+}
+
 export function avatarUrl(user: User, clientGravatar: boolean, medium = false): string | null {
-  if (user.avatarSource === 'G') {
-    if (clientGravatar) return null;
-    const hash = crypto.createHash('md5').update(user.deliveryEmail.toLowerCase()).digest('hex');
-    return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? '&s=500' : ''}&version=${user.avatarVersion}`;
-  }
+  if (user.avatarSource === 'G') return clientGravatar ? null : gravatarUrl(user.deliveryEmail, user.avatarVersion, medium);
   return `/avatar/${user.id}${medium ? '/medium' : ''}?v=${user.avatarVersion}`;
 }
 

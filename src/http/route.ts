@@ -7,7 +7,8 @@ import type { User } from '../store/users.js';
 import { paramSchema, type ParamDecl, type Params } from './params.js';
 import type { UploadedFile } from './request-values.js';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+// HEAD and OPTIONS are for protocols with their own semantics (tus); a GET route answers HEAD by itself.
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS';
 // user: credentials required; optional: credentials used when present; none: no credentials, but the
 // organization is resolved from the host; bare: neither (health checks, the API description).
 export type AuthMode = 'user' | 'optional' | 'none' | 'bare';

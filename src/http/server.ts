@@ -93,8 +93,12 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
     if (body === '') done(null, undefined);
     else parseJson(req, body as string, done);
   });
+  // Resumable-upload chunks are streamed by the handler (src/actions/tus.ts), not read here.
+  http.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null));
+  // A file may exceed the upload limit by up to the body limit, so that its endpoint can refuse it with its own
+  // message; anything larger is cut off as too large.
   await http.register(multipart, {
-    limits: { fileSize: app.config.maxFileUploadMib * 1024 * 1024, fieldSize: bodyLimit, fields: 10_000, files: 20, parts: 10_020 },
+    limits: { fileSize: bodyLimit, fieldSize: bodyLimit, fields: 10_000, files: 20, parts: 10_020 },
   });
 
   http.setErrorHandler((err, req, reply) => {

@@ -263,7 +263,31 @@ export interface LinkifierTable {
   position: Generated<number>;
 }
 
+export interface AttachmentTable {
+  id: Generated<number>;
+  realm_id: number;
+  owner_id: number;
+  path_id: string;
+  file_name: string;
+  content_type: string | null;
+  size: number;
+  create_time: number;
+}
+
+export interface AttachmentMessageTable {
+  attachment_id: number;
+  message_id: number;
+}
+
+export interface UserAvatarTable {
+  user_id: number;
+  file_name: string;
+}
+
 export interface Schema {
+  attachments: AttachmentTable;
+  attachment_messages: AttachmentMessageTable;
+  user_avatars: UserAvatarTable;
   reactions: ReactionTable;
   realm_emoji: RealmEmojiTable;
   linkifiers: LinkifierTable;
