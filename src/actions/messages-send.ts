@@ -29,8 +29,8 @@ export interface SendInput {
   queueId?: string;
   readBySender?: boolean;
   client?: string;
-  // Sent by a system bot on the server's behalf (a message report): `to` is a channel id, and no permission or
-  // policy is checked.
+  // Sent by a system bot on the server's behalf (a message report, a welcome, a reminder): a channel is named by
+  // its id, and no permission or policy is checked.
   system?: boolean;
 }
 
@@ -160,7 +160,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     if (inactive) throw new ApiError(`'${inactive.email}' is no longer using Zulip.`);
     const others = users.filter((u) => u.id !== sender.id);
     const dmGroup = realmGroupValue(realm, 'direct_message_permission_group', systemGroups);
-    if (others.length && !inGroupSetting(v, dmGroup)) {
+    if (others.length && !input.system && !inGroupSetting(v, dmGroup)) {
       for (const o of others) {
         if (!holdsGroupSetting(dmGroup, o.id, await groupsOfUser(tx, o.id))) throw new ApiError('You do not have permission to send direct messages to this recipient.');
       }

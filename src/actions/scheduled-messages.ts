@@ -11,7 +11,9 @@ import {
 import { dryRun } from '../store/tx.js';
 import { findUser, type User } from '../store/users.js';
 import { sendMessageInTx } from './messages-send.js';
-import { inTransaction } from './transaction.js';
+import { inTransaction, type Emit } from './transaction.js';
+import { notificationBot } from './system-bots.js';
+import type { Tx } from '../store/db.js';
 
 export function formatScheduled(m: ScheduledMessage): Record<string, unknown> {
   return {
@@ -49,7 +51,7 @@ function checkTarget(type: 'stream' | 'private', to: unknown): number | number[]
 }
 
 // Validates by sending in a transaction that is rolled back; returns the fields to store with their rendering.
-async function checkScheduled(app: App, realm: Realm, user: User, f: Omit<ScheduledFields, 'renderedContent'>): Promise<ScheduledFields> {
+export async function checkScheduled(app: App, realm: Realm, user: User, f: Omit<ScheduledFields, 'renderedContent'>): Promise<ScheduledFields> {
   if (f.scheduledTimestamp <= Math.floor(Date.now() / 1000)) throw new ApiError('Scheduled delivery time must be in the future.');
   const renderedContent = await dryRun(app.db, async (tx) => {
     const { id } = await sendMessageInTx(tx, () => {}, realm, user, { type: f.type, to: f.to, topic: f.topic, content: f.content });
@@ -106,7 +108,26 @@ export async function accessScheduled(app: App, user: User): Promise<Record<stri
   return (await listScheduled(app.db, user.id)).map(formatScheduled);
 }
 
-// One pass of the delivery worker. A send that is no longer allowed marks the message failed for its sender.
+// The host named in a system bot's address if one must be made here; reminders make theirs when they are set.
+const serverHost = (app: App) => (app.config.externalUrl ? new URL(app.config.externalUrl).hostname : app.config.host);
+
+// A reminder is delivered by the Notification Bot to the user who set it; a scheduled message by its sender.
+async function deliverInTx(app: App, tx: Tx, emit: Emit, realm: Realm, sender: User, m: ScheduledMessage): Promise<number> {
+  if (m.reminderTargetMessageId !== null) {
+    const bot = await notificationBot(tx, emit, realm, serverHost(app));
+    const { id } = await sendMessageInTx(tx, emit, realm, bot, { type: 'private', to: [sender.id], content: m.content, system: true, client: 'Internal' });
+    emit(realm.id, { type: 'reminders', op: 'remove', reminder_id: m.id }, [sender.id]);
+    return id;
+  }
+  const { id } = await sendMessageInTx(tx, emit, realm, sender, {
+    type: m.type, to: m.to, topic: m.topic, content: m.content, ...(m.readBySender !== null ? { readBySender: m.readBySender } : {}),
+  });
+  emit(realm.id, { type: 'scheduled_messages', op: 'remove', scheduled_message_id: m.id }, [sender.id]);
+  return id;
+}
+
+// One pass of the delivery worker. A send that is no longer allowed marks the message failed for its sender
+// (a failed reminder stays listed with `failed`, reminders having no update event).
 export async function deliverDueScheduled(app: App): Promise<number> {
   let delivered = 0;
   for (const m of await dueScheduled(app.db, Math.floor(Date.now() / 1000))) {
@@ -116,11 +137,7 @@ export async function deliverDueScheduled(app: App): Promise<number> {
       if (!realm || !sender || !sender.isActive || realm.deactivated) throw new ApiError('The sender can no longer send messages.');
       const sent = await inTransaction(app, async (tx, emit) => {
         if (!(await claimScheduled(tx, m.id, m.scheduledTimestamp))) return false;
-        const { id } = await sendMessageInTx(tx, emit, realm, sender, {
-          type: m.type, to: m.to, topic: m.topic, content: m.content, ...(m.readBySender !== null ? { readBySender: m.readBySender } : {}),
-        });
-        await markDelivered(tx, m.id, id);
-        emit(realm.id, { type: 'scheduled_messages', op: 'remove', scheduled_message_id: m.id }, [sender.id]);
+        await markDelivered(tx, m.id, await deliverInTx(app, tx, emit, realm, sender, m));
         return true;
       });
       if (sent) delivered++;
@@ -128,7 +145,9 @@ export async function deliverDueScheduled(app: App): Promise<number> {
       if (!(err instanceof ApiError)) throw err;
       await inTransaction(app, async (tx, emit) => {
         await markFailed(tx, m.id, err.message);
-        if (realm) emit(realm.id, { type: 'scheduled_messages', op: 'update', scheduled_message: formatScheduled({ ...m, failed: true }) }, [m.senderId]);
+        if (realm && m.reminderTargetMessageId === null) {
+          emit(realm.id, { type: 'scheduled_messages', op: 'update', scheduled_message: formatScheduled({ ...m, failed: true }) }, [m.senderId]);
+        }
       });
     }
   }

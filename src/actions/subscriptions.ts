@@ -88,33 +88,48 @@ export async function doSubscribe(app: App, realm: Realm, user: User, input: Sub
 
     for (const s of created) if (input.isDefaultStream) await setDefaultStream(tx, realm.id, s.id, true);
 
-    const subscribed: Record<string, string[]> = {};
-    const already: Record<string, string[]> = {};
-    const added = new Map<number, Stream[]>(); // user id → channels newly subscribed to
-    const current = await subscriberIds(tx, streams.map((s) => s.id));
-    const newByStream = new Map<number, number[]>();
-    for (const p of principals) {
-      const mine = new Set((await subscriptionsOfUser(tx, p.id)).map((s) => s.color));
-      for (const s of streams) {
-        if (current.get(s.id)!.includes(p.id)) {
-          (already[p.id] ??= []).push(s.name);
-          continue;
-        }
-        const color = COLORS.find((c) => !mine.has(c)) ?? COLORS[(p.id + s.id) % COLORS.length];
-        mine.add(color);
-        await activateSubscriptions(tx, [{ userId: p.id, streamId: s.id, color }]);
-        (subscribed[p.id] ??= []).push(s.name);
-        (added.get(p.id) ?? added.set(p.id, []).get(p.id)!).push(s);
-        (newByStream.get(s.id) ?? newByStream.set(s.id, []).get(s.id)!).push(p.id);
-      }
-    }
-    await emitSubscribeEvents(tx, realm, emit, systemGroups, created, added, newByStream);
+    const { subscribed, already } = await addSubscriptionsInTx(tx, emit, realm, systemGroups, principals, streams, created);
     return {
       subscribed,
       already_subscribed: already,
       ...(input.authorizationErrorsFatal ? {} : { unauthorized }),
     };
   });
+}
+
+// Subscribes each user to each channel they are not subscribed to yet, and tells them and the channels'
+// audiences (`created` are channels made in the same transaction, announced with their first subscribers).
+export async function addSubscriptionsInTx(
+  tx: Tx,
+  emit: Emit,
+  realm: Realm,
+  systemGroups: Map<string, number>,
+  users: User[],
+  streams: Stream[],
+  created: Stream[] = [],
+): Promise<{ subscribed: Record<string, string[]>; already: Record<string, string[]> }> {
+  const subscribed: Record<string, string[]> = {};
+  const already: Record<string, string[]> = {};
+  const added = new Map<number, Stream[]>(); // user id → channels newly subscribed to
+  const current = await subscriberIds(tx, streams.map((s) => s.id));
+  const newByStream = new Map<number, number[]>();
+  for (const p of users) {
+    const mine = new Set((await subscriptionsOfUser(tx, p.id)).map((s) => s.color));
+    for (const s of streams) {
+      if (current.get(s.id)!.includes(p.id)) {
+        (already[p.id] ??= []).push(s.name);
+        continue;
+      }
+      const color = COLORS.find((c) => !mine.has(c)) ?? COLORS[(p.id + s.id) % COLORS.length];
+      mine.add(color);
+      await activateSubscriptions(tx, [{ userId: p.id, streamId: s.id, color }]);
+      (subscribed[p.id] ??= []).push(s.name);
+      (added.get(p.id) ?? added.set(p.id, []).get(p.id)!).push(s);
+      (newByStream.get(s.id) ?? newByStream.set(s.id, []).get(s.id)!).push(p.id);
+    }
+  }
+  await emitSubscribeEvents(tx, realm, emit, systemGroups, created, added, newByStream);
+  return { subscribed, already };
 }
 
 async function emitSubscribeEvents(

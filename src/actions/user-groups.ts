@@ -6,7 +6,7 @@ import { checkExpected, checkGroupSetting, defaultValue, normalize } from '../pe
 import { holdsGroupSetting, type GroupSettingValue } from '../permissions/groups.js';
 import { realmSettings } from '../state/realm.js';
 import { GROUP_PERMISSION_SETTINGS } from '../state/realm-data.js';
-import type { Db } from '../store/db.js';
+import type { Db, Tx } from '../store/db.js';
 import { groupsOfUser, systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
 import { listStreams } from '../store/streams.js';
@@ -16,7 +16,7 @@ import {
 } from '../store/user-groups.js';
 import { findUsers, type User } from '../store/users.js';
 import { holdsRealmSetting } from './channels.js';
-import { inTransaction } from './transaction.js';
+import { inTransaction, type Emit } from './transaction.js';
 
 const MAX_GROUP_NAME = 100;
 const insufficient = () => new ApiError('Insufficient permission');
@@ -179,13 +179,36 @@ export async function doDeactivateGroup(app: App, realm: Realm, user: User, id: 
   });
 }
 
+// A group whose membership may be changed by hand: system groups follow roles, deactivated groups are frozen.
+async function accessGroupForMembership(tx: Db, realm: Realm, id: number): Promise<UserGroup> {
+  const g = await accessGroup(tx, realm, id);
+  if (g.isSystemGroup) throw insufficient();
+  if (g.deactivated) throw new ApiError('User group is deactivated.');
+  return g;
+}
+
+// Groups the user may add anyone to (invitation links add the users who join through them).
+export async function accessGroupsForAdding(tx: Db, realm: Realm, user: User, ids: number[]): Promise<UserGroup[]> {
+  const a = await actorOf(tx, realm, user);
+  const out: UserGroup[] = [];
+  for (const id of ids) {
+    const g = await accessGroupForMembership(tx, realm, id);
+    if (!(canManage(a, realm, g) || holds(a, g, 'can_add_members_group'))) throw insufficient();
+    out.push(g);
+  }
+  return out;
+}
+
+export async function addGroupMembersInTx(tx: Tx, emit: Emit, realm: Realm, groupId: number, userIds: number[]): Promise<void> {
+  await addMembers(tx, groupId, userIds);
+  emit(realm.id, { type: 'user_group', op: 'add_members', group_id: groupId, user_ids: userIds }, null);
+}
+
 export async function doChangeMembers(app: App, realm: Realm, user: User, id: number, add: number[], remove: number[]): Promise<void> {
   if (!add.length && !remove.length) throw new ApiError('Nothing to do. Specify at least one of "add" or "delete".');
   await inTransaction(app, async (tx, emit) => {
     const a = await actorOf(tx, realm, user);
-    const g = await accessGroup(tx, realm, id);
-    if (g.isSystemGroup) throw insufficient();
-    if (g.deactivated) throw new ApiError('User group is deactivated.');
+    const g = await accessGroupForMembership(tx, realm, id);
     const manage = canManage(a, realm, g);
     const self = (ids: number[]) => ids.length === 1 && ids[0] === user.id;
     if (add.length && !(manage || holds(a, g, 'can_add_members_group') || (self(add) && holds(a, g, 'can_join_group')))) throw insufficient();
@@ -194,9 +217,8 @@ export async function doChangeMembers(app: App, realm: Realm, user: User, id: nu
     const adding = await checkUsers(tx, realm, add);
     for (const id of adding) if (current.has(id)) throw new ApiError(`User ${id} is already a member of this group`);
     for (const id of remove) if (!current.has(id)) throw new ApiError(`There is no member '${id}' in this user group`);
-    await addMembers(tx, g.id, adding);
+    if (adding.length) await addGroupMembersInTx(tx, emit, realm, g.id, adding);
     await removeMembers(tx, g.id, remove);
-    if (adding.length) emit(realm.id, { type: 'user_group', op: 'add_members', group_id: g.id, user_ids: adding }, null);
     if (remove.length) emit(realm.id, { type: 'user_group', op: 'remove_members', group_id: g.id, user_ids: [...new Set(remove)] }, null);
   });
 }

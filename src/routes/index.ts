@@ -22,6 +22,9 @@ import { messageEditRoutes } from './message-edit.js';
 import { reactionRoutes } from './reactions.js';
 import { realmEmojiRoutes } from './realm-emoji.js';
 import { linkifierRoutes } from './linkifiers.js';
+import { inviteRoutes } from './invites.js';
+import { signupRoutes } from './signup.js';
+import { reminderRoutes } from './reminders.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -50,6 +53,9 @@ export function allRoutes(): AnyRoute[] {
     ...reactionRoutes,
     ...realmEmojiRoutes,
     ...linkifierRoutes,
+    ...inviteRoutes,
+    ...signupRoutes,
+    ...reminderRoutes,
   );
   return routes;
 }
