@@ -151,7 +151,7 @@ async function emitSubscribeEvents(
     emit(realm.id, { type: 'stream', op: 'create', streams: [formatStream(s, { systemGroups, subscriberCount: subscribers.get(s.id)!.length })] }, audience);
   }
   for (const [userId, list] of added) {
-    const subs = [];
+    const subs: Record<string, unknown>[] = [];
     for (const s of list) {
       const sub = (await findSubscription(tx, userId, s.id))!;
       const ids = subscribers.get(s.id)!;
