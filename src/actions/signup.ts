@@ -7,7 +7,7 @@ import { ApiError } from '../http/errors.js';
 import { realmSettings } from '../state/realm.js';
 import type { Db, Tx } from '../store/db.js';
 import { systemGroupIds } from '../store/groups.js';
-import { findInviteByKey, type MultiuseInvite } from '../store/invites.js';
+import { findInviteByKey, MAX_KEY_LENGTH, type MultiuseInvite } from '../store/invites.js';
 import type { Realm } from '../store/realms.js';
 import { findStream, listDefaultStreamIds, type Stream } from '../store/streams.js';
 import { findUserGroup } from '../store/user-groups.js';
@@ -37,7 +37,7 @@ export class InvitationLinkError extends ApiError {
 
 // A link works only on its own organization's address, as long as the organization is active.
 async function accessLink(db: Db, realm: Realm, key: string): Promise<MultiuseInvite> {
-  const invite = await findInviteByKey(db, key);
+  const invite = key.length <= MAX_KEY_LENGTH ? await findInviteByKey(db, key) : undefined;
   if (!invite || invite.realmId !== realm.id) throw new InvitationLinkError('missing');
   if (realm.deactivated) throw new InvitationLinkError('deactivated');
   if (invite.revoked) throw new InvitationLinkError('revoked');

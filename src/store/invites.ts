@@ -24,6 +24,9 @@ const toInvite = (r: Selectable<MultiuseInviteTable>): MultiuseInvite => ({
   streamIds: JSON.parse(r.stream_ids), groupIds: JSON.parse(r.group_ids), welcomeMessageCustomText: r.welcome_message_custom_text,
 });
 
+// The column's width; keys are made 24 characters long.
+export const MAX_KEY_LENGTH = 40;
+
 export type NewInvite = Omit<MultiuseInvite, 'id' | 'revoked'>;
 
 export async function insertInvite(db: Db, i: NewInvite): Promise<MultiuseInvite> {
