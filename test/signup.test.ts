@@ -46,7 +46,7 @@ function isPage(res: Reply, status: number): void {
   assert.doesNotMatch(res.text, /<script/i);
   assert.match(String(res.headers['content-security-policy']), /default-src 'none'/);
   assert.equal(res.headers['x-frame-options'], 'DENY');
-  assert.equal(res.headers['referrer-policy'], 'no-referrer');
+  assert.equal(res.headers['referrer-policy'], 'same-origin');
 }
 
 const apiKeyIn = (html: string) => /<code id="api-key">([A-Za-z0-9]+)<\/code>/.exec(html)?.[1];
@@ -183,8 +183,13 @@ describe('joining through a link', () => {
     const res = await page('POST', url, { full_name: 'Fortinbras', email, password: 'go, bid the soldiers shoot' }, { origin: 'http://attacker.example' });
     isPage(res, 403);
     assert.equal((await server.anon().post('/fetch_api_key', { username: email, password: 'go, bid the soldiers shoot' })).status, 401);
-    // The page's own origin is fine.
-    await join(url, { full_name: 'Fortinbras', email, password: 'go, bid the soldiers shoot' });
+    // So is a form whose origin the browser hides.
+    isPage(await page('POST', url, { full_name: 'Fortinbras', email, password: 'go, bid the soldiers shoot' }, { origin: 'null' }), 403);
+    // The page's own origin is fine, as is a client that sends none.
+    const own = await page('POST', url, { full_name: 'Fortinbras', email, password: 'go, bid the soldiers shoot' }, { origin: new URL(server.url).origin });
+    isPage(own, 200);
+    assert.ok(apiKeyIn(own.text));
+    await join(url, { full_name: 'Fortinbras Jr', email: newEmail(), password: 'go, bid the soldiers shoot' });
   });
 });
 

@@ -11,11 +11,12 @@ import { realmUrl } from './server.js';
 const LINK_TITLES = { missing: 'Invitation link not found', expired: 'Invitation link expired', revoked: 'Invitation link revoked', deactivated: 'Organization deactivated' };
 
 async function sendPage(reply: FastifyReply, status: number, html: string): Promise<void> {
-  // No scripts, no framing, nothing sent to other sites, and the key in the address never leaks as a referrer.
+  // No scripts, no framing, forms only to this site, and the key in the address never leaks to another site as a
+  // referrer ('same-origin' rather than 'no-referrer', with which browsers send the form's Origin as null).
   reply.headers({
     'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     'X-Frame-Options': 'DENY',
-    'Referrer-Policy': 'no-referrer',
+    'Referrer-Policy': 'same-origin',
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
   });
