@@ -3,7 +3,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { Listeners } from './helpers/events.js';
+import { eventually, Listeners } from './helpers/events.js';
 import type { ParamValue } from './helpers/client.js';
 import { assertError, assertSuccess } from './helpers/assertions.js';
 import { createChannel } from './helpers/messages.js';
@@ -28,17 +28,6 @@ after(() => server.close());
 const soon = (s: number) => Math.floor(Date.now() / 1000) + s;
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-// Polls until `check` returns a value, for at most `ms`.
-async function eventually<T>(check: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) assert.fail('not within the time allowed');
-    await wait(200);
-  }
-}
-
 async function fromNotificationBot(containing: string): Promise<Record<string, any>[]> {
   const res = await server.as('hamlet').get('/messages', { anchor: 'newest', num_before: 50, num_after: 0, narrow: [['is', 'dm']], apply_markdown: false });
   return assertSuccess(res).messages.filter((m: Record<string, any>) => m.sender_full_name === 'Notification Bot' && m.content.includes(containing));
@@ -52,7 +41,7 @@ test('create, list, delete, with events and the register block, apart from sched
   const id = assertSuccess(res).reminder_id;
   assert.equal(typeof id, 'number');
 
-  const [add] = await l.take('hamlet', 'reminders');
+  const [add] = await l.waitFor('hamlet', 'reminders');
   assert.equal(add.op, 'add');
   const reminder = add.reminders[0];
   assert.deepEqual(Object.keys(reminder).sort(), ['content', 'failed', 'reminder_id', 'reminder_target_message_id', 'rendered_content', 'scheduled_delivery_timestamp', 'to', 'type']);
@@ -86,7 +75,7 @@ test('create, list, delete, with events and the register block, apart from sched
   await l.take('hamlet');
 
   assertSuccess(await h.delete(`/reminders/${id}`));
-  const [remove] = await l.take('hamlet', 'reminders');
+  const [remove] = await l.waitFor('hamlet', 'reminders');
   assert.deepEqual([remove.op, remove.reminder_id], ['remove', id]);
   assertError(await h.delete(`/reminders/${id}`), 404, 'BAD_REQUEST', 'Reminder does not exist');
   assertError(await h.delete('/reminders/99999999999'), 404, 'BAD_REQUEST', 'Reminder does not exist');
@@ -111,7 +100,7 @@ test('delivered by the Notification Bot at its time, once, also across a restart
   const l = await Listeners.open(server, ['hamlet', 'cordelia']);
   const h = server.as('hamlet');
   const id = assertSuccess(await h.post('/reminders', { message_id: letter, scheduled_delivery_timestamp: soon(2) })).reminder_id;
-  await l.take('hamlet');
+  await l.waitFor('hamlet', 'reminders'); // the add
 
   const seen: Record<string, any>[] = [];
   const event = await eventually(async () => {
