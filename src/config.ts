@@ -22,6 +22,7 @@ export interface Config {
   maxQueueLength: number;
   eventLogPollMs: number;
   scheduledPollMs: number;
+  invitationLinkValidityMinutes: number;
 }
 
 interface Setting {
@@ -54,6 +55,7 @@ export const SETTINGS: Setting[] = [
   { key: 'maxQueueLength', env: 'PARLANCE_MAX_QUEUE_LENGTH', kind: 'int', default: 10000, help: 'events a queue may hold; a queue that overflows is collected' },
   { key: 'eventLogPollMs', env: 'PARLANCE_EVENT_LOG_POLL_MS', kind: 'int', default: 250, help: 'how often the event log is read for events written by other processes (CLI, other servers)' },
   { key: 'scheduledPollMs', env: 'PARLANCE_SCHEDULED_POLL_MS', kind: 'int', default: 1000, help: 'how often due scheduled messages are looked for' },
+  { key: 'invitationLinkValidityMinutes', env: 'PARLANCE_INVITATION_LINK_VALIDITY_MINUTES', kind: 'int', default: 14400, help: 'how long an invitation link is valid when its creator names no time; 0: forever' },
 ];
 
 export function loadConfig(overrides: Partial<Record<keyof Config, string | number | undefined>> = {}, env = process.env): Config {

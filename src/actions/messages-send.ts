@@ -30,8 +30,8 @@ export interface SendInput {
   queueId?: string;
   readBySender?: boolean;
   client?: string;
-  // Sent by a system bot on the server's behalf (a report, a notice, a scheduled-message failure): `to` is a
-  // channel id or user ids, and no permission or policy is checked.
+  // Sent by a system bot on the server's behalf (a report, a notice, a welcome, a reminder, a scheduled-message
+  // failure): `to` is a channel id or user ids, and no permission or policy is checked.
   system?: boolean;
   // Recipients for whom the message arrives already read (a notice about their own action).
   markRead?: (userId: number) => boolean;

@@ -102,29 +102,7 @@ export async function doSubscribe(app: App, realm: Realm, user: User, input: Sub
 
     for (const s of created) if (input.isDefaultStream) await setDefaultStream(tx, realm.id, s.id, true);
 
-    const subscribed: Record<string, string[]> = {};
-    const already: Record<string, string[]> = {};
-    const added = new Map<number, Stream[]>(); // user id → channels newly subscribed to
-    const current = await subscriberIds(tx, streams.map((s) => s.id));
-    const knewBefore = new Map<number, Set<number>>();
-    for (const s of streams) if (!created.includes(s)) knewBefore.set(s.id, new Set(await channelAudience(tx, realm.id, s, current.get(s.id))));
-    const newByStream = new Map<number, number[]>();
-    for (const p of principals) {
-      const mine = new Set((await subscriptionsOfUser(tx, p.id)).map((s) => s.color));
-      for (const s of streams) {
-        if (current.get(s.id)!.includes(p.id)) {
-          (already[p.id] ??= []).push(s.name);
-          continue;
-        }
-        const color = colors.get(s.name.toLowerCase()) ?? COLORS.find((c) => !mine.has(c)) ?? COLORS[(p.id + s.id) % COLORS.length];
-        mine.add(color);
-        await activateSubscriptions(tx, [{ userId: p.id, streamId: s.id, color }]);
-        (subscribed[p.id] ??= []).push(s.name);
-        (added.get(p.id) ?? added.set(p.id, []).get(p.id)!).push(s);
-        (newByStream.get(s.id) ?? newByStream.set(s.id, []).get(s.id)!).push(p.id);
-      }
-    }
-    await emitSubscribeEvents(tx, realm, emit, systemGroups, { created, added, newByStream, knewBefore });
+    const { subscribed, already, added } = await addSubscriptionsInTx(tx, emit, realm, systemGroups, principals, streams, created, colors);
     // Direct messages to the users subscribed by someone else are skipped for bulk subscriptions.
     const directMessages = input.sendNewSubscriptionMessages && Object.keys(subscribed).length <= SERVER_LIMITS.max_bulk_new_subscription_messages;
     await postSubscriptionNotices({ tx, emit, realm, realmUrl }, user, { created, added, announce: input.announce, directMessages });
@@ -135,6 +113,45 @@ export async function doSubscribe(app: App, realm: Realm, user: User, input: Sub
       ...(input.sendNewSubscriptionMessages ? { new_subscription_messages_sent: directMessages } : {}),
     };
   });
+}
+
+// Subscribes each user to each channel they are not subscribed to yet, and tells them and the channels'
+// audiences (`created` are channels made in the same transaction, announced with their first subscribers;
+// `colors` are colors asked for by channel name).
+export async function addSubscriptionsInTx(
+  tx: Tx,
+  emit: Emit,
+  realm: Realm,
+  systemGroups: Map<string, number>,
+  users: User[],
+  streams: Stream[],
+  created: Stream[] = [],
+  colors = new Map<string, string>(),
+): Promise<{ subscribed: Record<string, string[]>; already: Record<string, string[]>; added: Map<number, Stream[]> }> {
+  const subscribed: Record<string, string[]> = {};
+  const already: Record<string, string[]> = {};
+  const added = new Map<number, Stream[]>(); // user id → channels newly subscribed to
+  const current = await subscriberIds(tx, streams.map((s) => s.id));
+  const knewBefore = new Map<number, Set<number>>();
+  for (const s of streams) if (!created.includes(s)) knewBefore.set(s.id, new Set(await channelAudience(tx, realm.id, s, current.get(s.id))));
+  const newByStream = new Map<number, number[]>();
+  for (const p of users) {
+    const mine = new Set((await subscriptionsOfUser(tx, p.id)).map((s) => s.color));
+    for (const s of streams) {
+      if (current.get(s.id)!.includes(p.id)) {
+        (already[p.id] ??= []).push(s.name);
+        continue;
+      }
+      const color = colors.get(s.name.toLowerCase()) ?? COLORS.find((c) => !mine.has(c)) ?? COLORS[(p.id + s.id) % COLORS.length];
+      mine.add(color);
+      await activateSubscriptions(tx, [{ userId: p.id, streamId: s.id, color }]);
+      (subscribed[p.id] ??= []).push(s.name);
+      (added.get(p.id) ?? added.set(p.id, []).get(p.id)!).push(s);
+      (newByStream.get(s.id) ?? newByStream.set(s.id, []).get(s.id)!).push(p.id);
+    }
+  }
+  await emitSubscribeEvents(tx, realm, emit, systemGroups, { created, added, newByStream, knewBefore });
+  return { subscribed, already, added };
 }
 
 interface SubscribeChanges {

@@ -8,7 +8,7 @@ import { addMembers, addSubgroups, descendantGroups, directMembers, directSubgro
 import type { UserGroup } from '../store/user-groups.js';
 import { findUser, type User } from '../store/users.js';
 import { accessGroup, actorOf, canManage, checkSubgroups, checkUsers, holds, insufficient } from './user-group-access.js';
-import { inTransaction } from './transaction.js';
+import { inTransaction, type Emit } from './transaction.js';
 
 const nothingToDo = () => new ApiError('Nothing to do. Specify at least one of "add" or "delete".');
 
@@ -24,6 +24,23 @@ async function accessForChange(tx: Tx, realm: Realm, user: User, id: number) {
   return { a, g, manage: canManage(a, realm, g) };
 }
 
+// Groups the user may add anyone to (invitation links add the users who join through them).
+export async function accessGroupsForAdding(tx: Tx, realm: Realm, user: User, ids: number[]): Promise<UserGroup[]> {
+  const out: UserGroup[] = [];
+  for (const id of ids) {
+    const { a, g, manage } = await accessForChange(tx, realm, user, id);
+    if (g.deactivated) throw new ApiError('User group is deactivated.');
+    if (!(manage || holds(a, g, 'can_add_members_group'))) throw insufficient();
+    out.push(g);
+  }
+  return out;
+}
+
+export async function addGroupMembersInTx(tx: Tx, emit: Emit, realm: Realm, g: UserGroup, userIds: number[]): Promise<void> {
+  await addMembers(tx, g.id, userIds);
+  emit(realm.id, { type: 'user_group', op: 'add_members', group_id: g.id, user_ids: userIds, ...hidden(g) }, null);
+}
+
 export async function doChangeMembers(app: App, realm: Realm, user: User, id: number, add: number[], remove: number[]): Promise<void> {
   if (!add.length && !remove.length) throw nothingToDo();
   await inTransaction(app, async (tx, emit) => {
@@ -36,9 +53,8 @@ export async function doChangeMembers(app: App, realm: Realm, user: User, id: nu
     for (const uid of adding) if (current.has(uid)) throw new ApiError(`User ${uid} is already a member of this group`);
     const removing = await checkUsers(tx, realm, remove);
     for (const uid of removing) if (!current.has(uid)) throw new ApiError(`There is no member '${uid}' in this user group`);
-    await addMembers(tx, g.id, adding);
+    if (adding.length) await addGroupMembersInTx(tx, emit, realm, g, adding);
     await removeMembers(tx, g.id, removing);
-    if (adding.length) emit(realm.id, { type: 'user_group', op: 'add_members', group_id: g.id, user_ids: adding, ...hidden(g) }, null);
     if (removing.length) emit(realm.id, { type: 'user_group', op: 'remove_members', group_id: g.id, user_ids: removing, ...hidden(g) }, null);
   });
 }

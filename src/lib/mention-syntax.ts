@@ -19,13 +19,9 @@ export function encodeHashComponent(s: string): string {
 const channelSlug = (id: number, name: string) => `${id}-${encodeHashComponent(name.replace(/ /g, '-'))}`;
 
 function fallbackLink(channelId: number, channel: string, topic?: string): string {
-  let link = `#narrow/channel/${channelSlug(channelId, channel)}`;
   let text = `#${escapeName(channel)}`;
-  if (topic !== undefined) {
-    link += `/topic/${encodeHashComponent(topic)}`;
-    text += ` > ${escapeName(topic === '' ? EMPTY_TOPIC_DISPLAY_NAME : topic)}`;
-  }
-  return `[${text}](${link})`;
+  if (topic !== undefined) text += ` > ${escapeName(topic === '' ? EMPTY_TOPIC_DISPLAY_NAME : topic)}`;
+  return `[${text}](${channelNarrow({ id: channelId, name: channel }, topic)})`;
 }
 
 export function channelLinkSyntax(channelId: number, channel: string): string {
@@ -36,6 +32,12 @@ export function topicLinkSyntax(channelId: number, channel: string, topic: strin
   return BREAKS_LINK_SYNTAX.test(channel) || BREAKS_LINK_SYNTAX.test(topic) ? fallbackLink(channelId, channel, topic) : `#**${channel}>${topic}**`;
 }
 
+// The fragment of a channel (and topic) view.
+export function channelNarrow(channel: { id: number; name: string }, topic?: string): string {
+  const base = `#narrow/channel/${channelSlug(channel.id, channel.name)}`;
+  return topic === undefined ? base : `${base}/topic/${encodeHashComponent(topic)}`;
+}
+
 export function messageUrl(realmUrl: string, channelId: number, channel: string, topic: string, messageId: number): string {
-  return `${realmUrl}/#narrow/channel/${channelSlug(channelId, channel)}/topic/${encodeHashComponent(topic)}/near/${messageId}`;
+  return `${realmUrl}/${channelNarrow({ id: channelId, name: channel }, topic)}/near/${messageId}`;
 }

@@ -25,6 +25,9 @@ import { linkifierRoutes } from './linkifiers.js';
 import { uploadRoutes } from './uploads.js';
 import { attachmentRoutes } from './attachments.js';
 import { avatarRoutes } from './avatars.js';
+import { inviteRoutes } from './invites.js';
+import { signupRoutes } from './signup.js';
+import { reminderRoutes } from './reminders.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -56,6 +59,9 @@ export function allRoutes(): AnyRoute[] {
     ...uploadRoutes,
     ...attachmentRoutes,
     ...avatarRoutes,
+    ...inviteRoutes,
+    ...signupRoutes,
+    ...reminderRoutes,
   );
   return routes;
 }

@@ -14,6 +14,7 @@ import { groupSettings } from './migrations/012-group-settings.js';
 import { scheduledMessages } from './migrations/013-scheduled-messages.js';
 import { search } from './migrations/007-search.js';
 import { uploads } from './migrations/014-uploads.js';
+import { invitesAndReminders } from './migrations/015-invites-reminders.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '013-scheduled-messages': scheduledMessages,
   '007-search': search,
   '014-uploads': uploads,
+  '015-invites-reminders': invitesAndReminders,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

@@ -235,6 +235,7 @@ export interface ScheduledMessageTable {
   failed: Generated<number>;
   failure_message: string | null;
   delivered_message_id: number | null;
+  reminder_target_message_id: number | null;
 }
 
 export interface ReactionTable {
@@ -284,10 +285,26 @@ export interface UserAvatarTable {
   file_name: string;
 }
 
+export interface MultiuseInviteTable {
+  id: Generated<number>;
+  realm_id: number;
+  key: string;
+  referred_by: number;
+  invited_as: number;
+  created: number;
+  expiry: number | null;
+  revoked: Generated<number>;
+  include_realm_default_subscriptions: Generated<number>;
+  stream_ids: string;
+  group_ids: string;
+  welcome_message_custom_text: string | null;
+}
+
 export interface Schema {
   attachments: AttachmentTable;
   attachment_messages: AttachmentMessageTable;
   user_avatars: UserAvatarTable;
+  multiuse_invites: MultiuseInviteTable;
   reactions: ReactionTable;
   realm_emoji: RealmEmojiTable;
   linkifiers: LinkifierTable;

@@ -20,7 +20,7 @@ export interface RequestOptions {
   localAddress?: string;
 }
 
-// Anything JSON-encodable; strings go raw.
+// Anything: strings go raw, every other value JSON-encoded (nulls and undefined are left out).
 export type ParamValue = unknown;
 
 function encodeValue(v: ParamValue): string {
