@@ -56,7 +56,7 @@ test('SIGTERM under load: in-flight requests complete, queues carry on after the
   const sender = async (who: SeedName, n: number) => {
     for (let i = 0; sending; i++) {
       const res = await server.as(who).post('/messages', { type: 'stream', to: 'Restart', topic: `t${n}`, content: `${who} ${i}` }, { headers: fresh })
-        .catch((err: NodeJS.ErrnoException) => err.code);
+        .catch((err: NodeJS.ErrnoException) => err.code ?? String(err));
       if (typeof res === 'string') {
         if (!DOWN.has(res)) failures.push(`send: ${res}`);
         if (res !== 'ECONNREFUSED') unknownOutcome++;
@@ -82,7 +82,7 @@ test('SIGTERM under load: in-flight requests complete, queues carry on after the
     const queue = reg.body.queue_id;
     return async () => {
       while (polling) {
-        const res = await server.as(who).get('/events', { queue_id: queue, last_event_id: last }, { headers: fresh }).catch((err: NodeJS.ErrnoException) => err.code);
+        const res = await server.as(who).get('/events', { queue_id: queue, last_event_id: last }, { headers: fresh }).catch((err: NodeJS.ErrnoException) => err.code ?? String(err));
         if (typeof res === 'string' || res.status === 503) {
           if (typeof res === 'string' && !DOWN.has(res)) failures.push(`poll: ${res}`);
           await sleep(50);
