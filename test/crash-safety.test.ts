@@ -5,6 +5,7 @@
 // every stored message once, then a restart event.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { consistencyProblems } from './helpers/consistency.js';
 import { startTestServer, type SeedName, type TestServer } from './helpers/server.js';
 import { withDb } from './helpers/direct-db.js';
 
@@ -95,6 +96,8 @@ test('kill -9 at a random moment while 20 clients send 2,000 messages', async (t
     }
     assert.equal(logged.size, messages.length, 'an event without its message');
   });
+
+  assert.deepEqual(await consistencyProblems(server), []);
 
   // Unread state agrees: desdemona sent none of them and read none.
   const state = await server.as('desdemona').post('/register', { fetch_event_types: ['message', 'update_message_flags'], event_types: ['message'] });

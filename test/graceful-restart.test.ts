@@ -6,6 +6,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { consistencyProblems } from './helpers/consistency.js';
 import { startTestServer, type SeedName, type TestServer } from './helpers/server.js';
 import type { Reply } from './helpers/client.js';
 
@@ -141,6 +142,8 @@ test('SIGTERM under load: in-flight requests complete, queues carry on after the
   const storedIds = stored.body.messages.map((m: { id: number }) => m.id) as number[];
   for (const id of acked) assert.ok(storedIds.includes(id), `acknowledged message ${id} is not stored`);
   assert.ok(storedIds.length - acked.length <= unknownOutcome, `${storedIds.length - acked.length} stored sends were never acknowledged`);
+  assert.deepEqual(await consistencyProblems(server), []);
+
   // Concurrent senders' messages may commit out of id order, but every queue sees the one order of the event log,
   // and each sender's messages in the order they were sent.
   const first = received.get(readers[0])!.ids;
