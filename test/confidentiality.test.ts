@@ -202,6 +202,11 @@ test('the secrets of a private channel reach nobody without access', async () =>
     await probe(who, client, 'POST', '/messages', { type: 'stream', to: secret.channel, topic: 'x', content: 'x' });
     await probe(who, client, 'PATCH', `/messages/${secret.message}`, { content: 'x' }, `/messages/${DECOY_ID}`);
     await probe(who, client, 'DELETE', `/messages/${secret.message}`, {}, `/messages/${DECOY_ID}`);
+    // Someone else's draft and scheduled message are answered as missing ones (writes last: a leak would change them).
+    await probe(who, client, 'PATCH', `/drafts/${secret.draft}`, { draft: { type: '', to: [], topic: '', content: 'x', timestamp: 1 } }, `/drafts/${DECOY_ID}`);
+    await probe(who, client, 'PATCH', `/scheduled_messages/${secret.scheduled}`, { content: 'x' }, `/scheduled_messages/${DECOY_ID}`);
+    await probe(who, client, 'DELETE', `/drafts/${secret.draft}`, {}, `/drafts/${DECOY_ID}`);
+    await probe(who, client, 'DELETE', `/scheduled_messages/${secret.scheduled}`, {}, `/scheduled_messages/${DECOY_ID}`);
     if (me !== null && who !== 'lear') {
       // Subscribing by name must not let them in (in another organization the name is simply free) (the reference server says the channel cannot be accessed).
       const joined = await client.post('/users/me/subscriptions', { subscriptions: [{ name: secret.channelName }] });
