@@ -2,6 +2,7 @@
 // latency percentiles and the server's RSS over time (which should be flat once warmed up).
 // Usage: npm run soak [-- --duration=300 --pollers=2000 --rate=200 --fanout=5]   (DATABASE_URL selects PostgreSQL)
 import fs from 'node:fs';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { startTestServer } from '../test/helpers/server.js';
 import { basic, percentile, request } from './load.js';
@@ -16,6 +17,11 @@ const MAX_OUTSTANDING = 256; // sends in flight before the sender counts itself 
 
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const ms = (v: number) => `${v.toFixed(1)} ms`;
+// CPU seconds the process has used (user + system), to tell a slow server from a starved one on a shared machine.
+const cpuSeconds = (pid: number) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 
 const server = await startTestServer({ env: { PARLANCE_LOG_LEVEL: 'error' } });
 const errors = new Map<string, number>();
@@ -70,6 +76,8 @@ try {
   let outstanding = 0;
   let behind = 0;
   const t0 = performance.now();
+  const cpu0 = cpuSeconds(server.proc!.pid!);
+  const load0 = os.loadavg()[0];
   const sampler = setInterval(() => {
     samples.push({ t: Math.round((performance.now() - t0) / 1000), rss: rssMiB(server.proc!.pid!), sent: seq, polls });
     const s = samples.at(-1)!;
@@ -104,6 +112,7 @@ try {
   clearInterval(sampler);
   running = false;
   const elapsed = (performance.now() - t0) / 1000;
+  const cpu = cpuSeconds(server.proc!.pid!) - cpu0;
 
   sendLatency.sort((a, b) => a - b);
   delivery.sort((a, b) => a - b);
@@ -117,6 +126,7 @@ try {
   console.log(`| POST /messages latency median / p95 / p99 / max | ${ms(percentile(sendLatency, 50))} / ${ms(percentile(sendLatency, 95))} / ${ms(percentile(sendLatency, 99))} / ${ms(sendLatency.at(-1) ?? 0)} |`);
   console.log(`| send to delivery median / p95 / p99 (${delivery.length} deliveries) | ${ms(percentile(delivery, 50))} / ${ms(percentile(delivery, 95))} / ${ms(percentile(delivery, 99))} |`);
   console.log(`| server RSS after warm-up: first / min / max / last | ${rss[0]?.toFixed(0)} / ${Math.min(...rss).toFixed(0)} / ${Math.max(...rss).toFixed(0)} / ${rss.at(-1)?.toFixed(0)} MiB |`);
+  console.log(`| server CPU / machine load average (start, end) | ${((cpu / elapsed) * 100).toFixed(0)}% of a core / ${load0.toFixed(1)}, ${os.loadavg()[0].toFixed(1)} |`);
   console.log(`| RSS every 10 s (MiB) | ${samples.map((s) => s.rss.toFixed(0)).join(' ')} |`);
   process.exitCode = errors.size ? 1 : 0;
 } finally {
