@@ -179,6 +179,26 @@ test('absurdly nested and truncated JSON bodies are refused cleanly', async () =
   assert.deepEqual([long.status, long.body.result], [431, 'error']);
 });
 
+test('narrows of a thousand terms and lists of 40,000 ids are 400, not a query the database refuses', async () => {
+  const hamlet = server.as('hamlet');
+  const narrow = Array.from({ length: 1000 }, (_, i) => ['topic', `t${i}`]);
+  const window = { anchor: 'newest', num_before: 1, num_after: 0 };
+  for (const [method, path, params] of [
+    ['GET', '/messages', { ...window, narrow }], ['POST', '/register', { narrow }], ['GET', '/messages/matches_narrow', { msg_ids: [1], narrow }],
+    ['POST', '/messages/flags/narrow', { ...window, narrow, op: 'add', flag: 'read' }],
+  ] as const) {
+    const res = await hamlet.request(method, path, params, { encoding: 'urlencoded' });
+    assert.deepEqual([res.status, res.body.code, res.body.msg], [400, 'BAD_NARROW', 'Invalid narrow: more than 100 terms'], `${method} ${path}`);
+  }
+  const ids = Array.from({ length: 40_000 }, (_, i) => i + 1);
+  for (const [method, path, params, name] of [
+    ['POST', '/messages/flags', { messages: ids, op: 'add', flag: 'read' }, 'messages'], ['GET', '/messages/matches_narrow', { msg_ids: ids, narrow: [] }, 'msg_ids'],
+  ] as const) {
+    const res = await hamlet.request(method, path, params, { encoding: 'urlencoded' });
+    assert.deepEqual([res.status, res.body.msg], [400, `${name} has too many items (limit: 10000)`], `${method} ${path}`);
+  }
+});
+
 test('hostile headers: invalid UTF-8 and odd credentials and host names are 4xx in the envelope', async () => {
   const url = new URL('/api/v1/users/me', server.url);
   const creds = (s: string | Buffer) => 'Basic ' + Buffer.from(s).toString('base64');
