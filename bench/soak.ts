@@ -75,6 +75,7 @@ try {
   let seq = 0;
   let outstanding = 0;
   let behind = 0;
+  const slowest: string[] = []; // sends that took over 10 s
   const t0 = performance.now();
   const cpu0 = cpuSeconds(server.proc!.pid!);
   const load0 = os.loadavg()[0];
@@ -99,7 +100,12 @@ try {
         sentAt.set(n, t);
         outstanding++;
         request(server.url, sender, 'POST', '/messages', { type: 'stream', to: `soak ${c}`, topic: `t${n % 7}`, content: `soak ${n}` })
-          .then((res) => (res.status === 200 ? sendLatency.push(performance.now() - t) : fail(`send ${res.status}`)), () => fail('send network'))
+          .then((res) => {
+            if (res.status !== 200) return fail(`send ${res.status}`);
+            const took = performance.now() - t;
+            sendLatency.push(took);
+            if (took > 10_000) slowest.push(`#${n} began at ${((t - t0) / 1000).toFixed(0)} s, took ${(took / 1000).toFixed(1)} s`);
+          }, () => fail('send network'))
           .finally(() => outstanding--);
       }
       if (performance.now() - t0 >= DURATION * 1000) {
@@ -127,6 +133,8 @@ try {
   console.log(`| send to delivery median / p95 / p99 (${delivery.length} deliveries) | ${ms(percentile(delivery, 50))} / ${ms(percentile(delivery, 95))} / ${ms(percentile(delivery, 99))} |`);
   console.log(`| server RSS after warm-up: first / min / max / last | ${rss[0]?.toFixed(0)} / ${Math.min(...rss).toFixed(0)} / ${Math.max(...rss).toFixed(0)} / ${rss.at(-1)?.toFixed(0)} MiB |`);
   console.log(`| server CPU / machine load average (start, end) | ${((cpu / elapsed) * 100).toFixed(0)}% of a core / ${load0.toFixed(1)}, ${os.loadavg()[0].toFixed(1)} |`);
+  slowest.sort((a, b) => Number(/took ([\d.]+)/.exec(b)![1]) - Number(/took ([\d.]+)/.exec(a)![1]));
+  if (slowest.length) console.log(`| sends over 10 s (slowest first) | ${slowest.length}: ${slowest.slice(0, 5).join('; ')} |`);
   console.log(`| RSS every 10 s (MiB) | ${samples.map((s) => s.rss.toFixed(0)).join(' ')} |`);
   process.exitCode = errors.size ? 1 : 0;
 } finally {
