@@ -17,7 +17,7 @@ export interface App {
   passwords: PasswordHasher;
   storage: ObjectStorage;
   // Called after a commit with the events it logged; a serving process hands them to its queues.
-  eventsCommitted(events: LoggedEvent[]): void;
+  eventsCommitted(events: LoggedEvent[]): Promise<void> | void;
   // Present in a serving process; command-line tools only write the event log.
   events?: EventSystem;
 }

@@ -23,6 +23,10 @@ export interface Config {
   eventLogPollMs: number;
   scheduledPollMs: number;
   invitationLinkValidityMinutes: number;
+  headersTimeoutSeconds: number;
+  requestTimeoutSeconds: number;
+  idleTimeoutSeconds: number;
+  maxConnectionsPerIp: number;
 }
 
 interface Setting {
@@ -56,6 +60,10 @@ export const SETTINGS: Setting[] = [
   { key: 'eventLogPollMs', env: 'PARLANCE_EVENT_LOG_POLL_MS', kind: 'int', default: 250, help: 'how often the event log is read for events written by other processes (CLI, other servers)' },
   { key: 'scheduledPollMs', env: 'PARLANCE_SCHEDULED_POLL_MS', kind: 'int', default: 1000, help: 'how often due scheduled messages are looked for' },
   { key: 'invitationLinkValidityMinutes', env: 'PARLANCE_INVITATION_LINK_VALIDITY_MINUTES', kind: 'int', default: 14400, help: 'how long an invitation link is valid when its creator names no time; 0: forever' },
+  { key: 'headersTimeoutSeconds', env: 'PARLANCE_HEADERS_TIMEOUT_SECONDS', kind: 'int', default: 30, help: "a request's headers must arrive within this long" },
+  { key: 'requestTimeoutSeconds', env: 'PARLANCE_REQUEST_TIMEOUT_SECONDS', kind: 'int', default: 120, help: 'a whole request (headers and body) must arrive within this long; 0 for no limit' },
+  { key: 'idleTimeoutSeconds', env: 'PARLANCE_IDLE_TIMEOUT_SECONDS', kind: 'int', default: 120, help: 'a connection silent this long is closed (never less than the heartbeat interval plus 10% and 5 s)' },
+  { key: 'maxConnectionsPerIp', env: 'PARLANCE_MAX_CONNECTIONS_PER_IP', kind: 'int', default: 500, help: 'connections one IP address may hold open; 0 for no limit' },
 ];
 
 export function loadConfig(overrides: Partial<Record<keyof Config, string | number | undefined>> = {}, env = process.env): Config {
@@ -72,6 +80,11 @@ export function loadConfig(overrides: Partial<Record<keyof Config, string | numb
     } else out[s.key] = String(value);
   }
   return out as unknown as Config;
+}
+
+// A parked GET /events is silent until its heartbeat (up to 10% late): an idle connection is never cut before.
+export function idleTimeoutSeconds(config: Config): number {
+  return Math.max(config.idleTimeoutSeconds, Math.ceil(config.heartbeatSeconds * 1.1) + 5);
 }
 
 // Clients use this as their HTTP timeout for GET /events, so it must exceed the heartbeat interval.

@@ -6,6 +6,7 @@ import type { StateCore, StateInline, Token } from 'markdown-it';
 import { emojiHtml, EMOJI_SYNTAX, unicodeEmojiPieces, type CustomEmojiTarget } from './emoji.js';
 import { applyLinkifiers, topicLinks, type CompiledLinkifier } from './linkifiers.js';
 import { channelNarrow } from '../lib/mention-syntax.js';
+import { validateLink } from './render.js';
 
 export interface MentionTarget { id: number; fullName: string }
 export interface GroupTarget { id: number; name: string }
@@ -128,6 +129,7 @@ function emoji(state: StateInline, silent: boolean): boolean {
 }
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: true });
+md.validateLink = validateLink;
 const safeUrl = (url: string) => md.validateLink(md.normalizeLink(url));
 
 md.inline.ruler.before('emphasis', 'mention', (state, silent) => state.src.charCodeAt(state.pos) === 0x40 && mention(state, silent));
