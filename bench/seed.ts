@@ -12,7 +12,12 @@ export interface Seeded {
   users: { id: number; email: string; apiKey: string }[];
 }
 
-export async function seedUsersAndChannel(server: TestServer, count: number, channel: string): Promise<Seeded> {
+export function seedUsersAndChannel(server: TestServer, count: number, channel: string): Promise<Seeded> {
+  return seed(server, count, (users) => [{ name: channel, userIds: users.map((u) => u.id) }]);
+}
+
+// `count` users, then the channels `plan` makes of them.
+export async function seed(server: TestServer, count: number, plan: (users: Seeded['users']) => { name: string; userIds: number[] }[]): Promise<Seeded> {
   const { app, database } = await openApp({ ...loadConfig({}, server.childEnv), logLevel: 'silent' });
   try {
     const realm = (await findRealmBySubdomain(app.db, ''))!;
@@ -22,11 +27,14 @@ export async function seedUsersAndChannel(server: TestServer, count: number, cha
       users.push({ id: u.id, email: u.email, apiKey: u.apiKey });
     }
     const owner = (await findUser(app.db, realm.id, server.users.iago.id))!;
-    for (let i = 0; i < users.length; i += 1000) {
-      await doSubscribe(app, realm, owner, {
-        subscriptions: [{ name: channel }], principals: users.slice(i, i + 1000).map((u) => u.id), authorizationErrorsFatal: true,
-        isDefaultStream: false, inviteOnly: false, isWebPublic: false, topicsPolicy: 'inherit', groupSettings: {},
-      });
+    for (const channel of plan(users)) {
+      for (let i = 0; i < channel.userIds.length; i += 1000) {
+        await doSubscribe(app, realm, owner, {
+          subscriptions: [{ name: channel.name }], principals: channel.userIds.slice(i, i + 1000), authorizationErrorsFatal: true,
+          isDefaultStream: false, inviteOnly: false, isWebPublic: false, topicsPolicy: 'inherit', groupSettings: {},
+          announce: false, sendNewSubscriptionMessages: false,
+        }, server.url);
+      }
     }
     return { users };
   } finally {

@@ -52,8 +52,8 @@ const CASES: Record<string, Case> = {
   automatically_follow_topics_policy: ints('automatically_follow_topics_policy', [1, 2, 3, 4], [0, 5]),
   automatically_unmute_topics_in_muted_streams_policy: ints('automatically_unmute_topics_in_muted_streams_policy', [1, 2, 3, 4], [0, 5]),
   email_address_visibility: ints('email_address_visibility', [1, 2, 3, 4, 5], [0, 6]),
-  web_font_size_px: ints('web_font_size_px', [12, 16, 32767], [0, 32768]),
-  web_line_height_percent: ints('web_line_height_percent', [100, 140], [0, -5]),
+  web_font_size_px: ints('web_font_size_px', [8, 16, 48], [7, 49, 0]),
+  web_line_height_percent: ints('web_line_height_percent', [80, 140, 300], [79, 301, -5]),
   email_notifications_batching_period_seconds: {
     ok: [1, 120, 604800],
     bad: [[0, 'Invalid email batching period: 0 seconds'], [604801, 'Invalid email batching period: 604801 seconds'], ['soon', 'email_notifications_batching_period_seconds is not an integer']],

@@ -1,20 +1,24 @@
 // Presence (§2.8, §4.8): each client pings about once a minute; a change worth announcing (coming online, or
 // becoming active again) emits a presence event. Every stored change takes the next id of the organization's
-// presence sequence, so clients fetch only what changed since the id they last saw.
+// presence sequence, so clients fetch only what changed since the id they last saw. A user with presence_enabled
+// off (invisible) stops updating and looks as if last seen a while before going invisible.
 import type { App } from '../app.js';
+import { ApiError } from '../http/errors.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
 import { userSetting } from '../state/user-settings.js';
-import type { Db } from '../store/db.js';
+import type { Db, Tx } from '../store/db.js';
 import { findPresence, lastPresenceUpdateId, nextPresenceUpdateId, presenceChanges, savePresence, type Presence, type PresenceRow } from '../store/presence.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
-import { ApiError } from '../http/errors.js';
-import { inTransaction } from './transaction.js';
+import { checkHuman } from './checks.js';
+import { inTransaction, type Emit } from './transaction.js';
 import { accessUser } from './users.js';
 
 const OFFLINE_THRESHOLD = SERVER_LIMITS.server_presence_offline_threshold_seconds;
 // Pings closer together than this change nothing worth storing.
 const MIN_UPDATE_INTERVAL = 50;
+// How long before going invisible a user appears last seen: old enough for every client to show them offline.
+const INVISIBLE_BACKDATE = OFFLINE_THRESHOLD + 120;
 
 export function modernPresence(p: Presence) {
   return { active_timestamp: p.lastActiveTime ?? 0, idle_timestamp: p.lastConnectedTime };
@@ -47,7 +51,7 @@ async function keptRows(db: Db, realmId: number, seq: number): Promise<Iterable<
   return c.rows.values();
 }
 
-// Presence of the organization's users who share it (presence_enabled), changed since an id or seen recently.
+// Presence of the organization's active human users, changed since an id or seen within the history limit.
 // `keep` uses the process's kept rows; a register snapshot (a transaction) reads its own.
 export async function presenceData(db: Db, realm: Realm, opts: { lastUpdateId?: number; historyLimitDays: number; modern: boolean; keep?: boolean }) {
   const now = Math.floor(Date.now() / 1000);
@@ -68,8 +72,30 @@ export async function presenceData(db: Db, realm: Realm, opts: { lastUpdateId?: 
   };
 }
 
+// Stores a user's new presence under the next sequence id and, when asked, tells everyone.
+async function storePresence(tx: Tx, emit: Emit, realm: Realm, user: User, next: Omit<Presence, 'lastUpdateId'>, exists: boolean, announce: boolean) {
+  const stored: Presence = { ...next, lastUpdateId: await nextPresenceUpdateId(tx, realm.id) };
+  await savePresence(tx, realm.id, stored, exists);
+  if (!announce) return;
+  emit(realm.id, {
+    type: 'presence',
+    user_id: user.id,
+    email: user.email,
+    server_timestamp: Math.floor(Date.now() / 1000),
+    presence: { website: legacyPresence(stored).website },
+    _presences: { [user.id]: modernPresence(stored) },
+  }, null);
+}
+
+// Turning presence_enabled off makes the user look offline at once; turning it on, active now.
+export async function presenceEnabledChanged(tx: Tx, emit: Emit, realm: Realm, user: User, enabled: boolean): Promise<void> {
+  const now = Math.floor(Date.now() / 1000);
+  const at = enabled ? now : now - INVISIBLE_BACKDATE;
+  await storePresence(tx, emit, realm, user, { userId: user.id, lastConnectedTime: at, lastActiveTime: at }, !!(await findPresence(tx, user.id)), true);
+}
+
 export interface PresenceInput {
-  status: 'active' | 'idle';
+  status: string;
   pingOnly: boolean;
   lastUpdateId?: number;
   historyLimitDays?: number;
@@ -88,28 +114,22 @@ function planPresence(old: Presence | undefined, status: 'active' | 'idle', now:
 }
 
 export async function doUpdatePresence(app: App, realm: Realm, user: User, input: PresenceInput) {
+  checkHuman(user);
+  const status = input.status;
+  if (status !== 'active' && status !== 'idle') throw new ApiError(`Invalid status: ${status}`);
   const now = Math.floor(Date.now() / 1000);
-  // Most pings change nothing, which a plain read tells without taking the write lock.
-  if (planPresence(await findPresence(app.db, user.id), input.status, now)) {
+  // An invisible user's pings are not recorded; most pings change nothing, which a plain read tells without
+  // taking the write lock.
+  if (userSetting(user, 'presence_enabled') && planPresence(await findPresence(app.db, user.id), status, now)) {
     await inTransaction(app, async (tx, emit) => {
       const old = await findPresence(tx, user.id);
-      const plan = planPresence(old, input.status, now);
+      const plan = planPresence(old, status, now);
       if (!plan) return;
-      const next: Presence = { userId: user.id, lastConnectedTime: now, lastActiveTime: plan.lastActiveTime, lastUpdateId: await nextPresenceUpdateId(tx, realm.id) };
-      await savePresence(tx, realm.id, next, !!old);
-      if (plan.announce && userSetting(user, 'presence_enabled')) {
-        emit(realm.id, {
-          type: 'presence',
-          user_id: user.id,
-          email: user.email,
-          server_timestamp: now,
-          presence: { website: legacyPresence(next).website },
-          _presences: { [user.id]: modernPresence(next) },
-        }, null);
-      }
+      await storePresence(tx, emit, realm, user, { userId: user.id, lastConnectedTime: now, lastActiveTime: plan.lastActiveTime }, !!old, plan.announce);
     });
   }
-  if (input.pingOnly) return { presence_last_update_id: await lastPresenceUpdateId(app.db, realm.id) || -1 };
+  // Nothing is returned with ping_only, so the client's position in the sequence stays where it was.
+  if (input.pingOnly) return { presence_last_update_id: input.lastUpdateId ?? -1 };
   return presenceData(app.db, realm, {
     lastUpdateId: input.lastUpdateId,
     historyLimitDays: input.historyLimitDays ?? 14,
@@ -123,12 +143,13 @@ export async function accessRealmPresence(app: App, realm: Realm) {
   return presenceData(app.db, realm, { historyLimitDays: 14, modern: false, keep: true });
 }
 
-// GET /users/{user_id_or_email}/presence: one user's presence, `offline` in the aggregate once it is stale.
+// GET /users/{user_id_or_email}/presence: one user's presence, `offline` in the aggregate once it is stale (as an
+// invisible user's backdated row always is).
 export async function accessUserPresence(app: App, realm: Realm, viewer: User, key: { id?: number; email?: string }, label: string) {
   const target = await accessUser(app, realm, viewer, key);
   if (target.isBot) throw new ApiError('Presence is not supported for bot users.');
   const p = await findPresence(app.db, target.id);
-  if (!p || !target.isActive || !userSetting(target, 'presence_enabled')) throw new ApiError(`No presence data for ${label}`);
+  if (!p || !target.isActive) throw new ApiError(`No presence data for ${label}`);
   const { website } = legacyPresence(p);
   const now = Math.floor(Date.now() / 1000);
   const entry = { status: website.status, timestamp: website.timestamp };

@@ -1,6 +1,7 @@
 // Administrators changing other users: role, name and profile data, deactivation and reactivation (§6 person
 // forms; since feature level 222 (de)activation is an `update` with is_active). Bots follow their owner out.
 import type { App } from '../app.js';
+import { nowSeconds } from '../app.js';
 import { ApiError } from '../http/errors.js';
 import type { Tx } from '../store/db.js';
 import { directGroupIds, syncRoleGroups, systemGroupIds } from '../store/groups.js';
@@ -14,6 +15,7 @@ import { updateProfileDataOf, type ProfileInputValue } from './profile-data.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { emitPersonUpdate } from './user-events.js';
 import { checkAdministrator } from './users.js';
+import { isFullMember } from './full-members.js';
 
 const ownerRequired = () => new ApiError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL', 400);
 
@@ -33,7 +35,7 @@ async function isLastOwner(tx: Tx, realm: Realm, user: User): Promise<boolean> {
 async function moveRoleGroups(tx: Tx, emit: Emit, realm: Realm, user: User, role: Role): Promise<void> {
   const system = new Set((await systemGroupIds(tx, realm.id)).values());
   const before = new Set(await directSystemGroups(tx, user.id, system));
-  await syncRoleGroups(tx, realm.id, user.id, role);
+  await syncRoleGroups(tx, realm.id, user.id, role, isFullMember(realm, { role, dateJoined: user.dateJoined }, nowSeconds()));
   const after = new Set(await directSystemGroups(tx, user.id, system));
   for (const g of before) if (!after.has(g)) emit(realm.id, { type: 'user_group', op: 'remove_members', group_id: g, user_ids: [user.id] }, null);
   for (const g of after) if (!before.has(g)) emit(realm.id, { type: 'user_group', op: 'add_members', group_id: g, user_ids: [user.id] }, null);

@@ -7,6 +7,7 @@ import { accessibleUserIds, canAccessUser, EMAIL_VISIBILITY, seesDeliveryEmail, 
 import type { Tx } from '../store/db.js';
 import { syncRoleGroups, systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
+import { isFullMember } from './full-members.js';
 import { isUniqueViolation } from '../store/tx.js';
 import { findUserDefaults } from '../store/user-defaults.js';
 import { emailKey, findUser, findUserByEmail, insertUser, ROLE, updateUser, type Role, type User } from '../store/users.js';
@@ -76,7 +77,7 @@ export async function insertUserInTx(
       user = { ...user, email: apiEmailFor(user, visibility, fakeDomain) };
       await updateUser(tx, user.id, { apiEmail: user.email });
     }
-    await syncRoleGroups(tx, realm.id, user.id, user.role);
+    await syncRoleGroups(tx, realm.id, user.id, user.role, isFullMember(realm, user, user.dateJoined));
     await emitUserAdded(tx, emit, realm, user, fakeDomain);
     return user;
   } catch (err) {
@@ -90,16 +91,22 @@ export async function doCreateUser(app: App, realm: Realm, input: CreateUserInpu
   return inTransaction(app, (tx, emit) => insertUserInTx(tx, emit, realm, prepared, realmFakeEmailDomain(app, realm)));
 }
 
-// A user another user asks about, by id or API e-mail. A real address that its owner hides from the viewer
-// finds nobody; a guest limited by can_access_all_users_group is refused users they may not access.
-export async function accessUser(app: App, realm: Realm, viewer: User, key: { id?: number; email?: string }): Promise<User> {
+// A user another user names, by id or API e-mail; a real address that its owner hides from the viewer finds
+// nobody. `accessible` is false for a user a guest limited by can_access_all_users_group may not access.
+export async function lookUpUser(app: App, realm: Realm, viewer: User, key: { id?: number; email?: string }): Promise<{ user: User; accessible: boolean } | undefined> {
   const user =
     key.id !== undefined ? await findUser(app.db, realm.id, key.id) : await findUserByEmail(app.db, realm.id, key.email!);
-  if (!user) throw new ApiError('No such user');
+  if (!user) return undefined;
   if (key.email !== undefined && emailKey(user.email) !== emailKey(key.email) && !seesDeliveryEmail(viewer, user.id, emailVisibility(user))) {
-    throw new ApiError('No such user');
+    return undefined;
   }
   const accessible = await accessibleUserIds(app.db, realm, await systemGroupIds(app.db, realm.id), viewer);
-  if (!canAccessUser(accessible, user)) throw new ApiError('Insufficient permission');
-  return user;
+  return { user, accessible: canAccessUser(accessible, user) };
+}
+
+export async function accessUser(app: App, realm: Realm, viewer: User, key: { id?: number; email?: string }): Promise<User> {
+  const found = await lookUpUser(app, realm, viewer, key);
+  if (!found) throw new ApiError('No such user');
+  if (!found.accessible) throw new ApiError('Insufficient permission');
+  return found.user;
 }

@@ -19,7 +19,10 @@ export function accepts(q: QueueOptions, event: Record<string, unknown>, flags: 
       if (event._single) return !caps.bulk_message_deletion;
       return !!caps.bulk_message_deletion || (event.message_ids as unknown[]).length === 1;
     case 'user_group':
-      if (event.op === 'remove') return !caps.include_deactivated_groups;
+      // Without include_deactivated_groups a deactivated group is gone: it is removed, comes back as an `add`
+      // when reactivated, and changes to it in between are not sent.
+      if (event.op === 'remove' || event._for_reactivation) return !caps.include_deactivated_groups;
+      if (event._deactivated) return !!caps.include_deactivated_groups;
       if (event.op === 'update' && (event.data as Record<string, unknown> | undefined)?.deactivated !== undefined) {
         return !!caps.include_deactivated_groups;
       }

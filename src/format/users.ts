@@ -18,12 +18,13 @@ export function isoDate(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace('Z', '+00:00');
 }
 
+export function gravatarUrl(email: string, version: number, medium = false): string {
+  const hash = crypto.createHash('md5').update(email.toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? '&s=500' : ''}&version=${version}`;
+}
+
 export function avatarUrl(user: User, clientGravatar: boolean, medium = false): string | null {
-  if (user.avatarSource === 'G') {
-    if (clientGravatar) return null;
-    const hash = crypto.createHash('md5').update(user.deliveryEmail.toLowerCase()).digest('hex');
-    return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? '&s=500' : ''}&version=${user.avatarVersion}`;
-  }
+  if (user.avatarSource === 'G') return clientGravatar ? null : gravatarUrl(user.deliveryEmail, user.avatarVersion, medium);
   return `/avatar/${user.id}${medium ? '/medium' : ''}?v=${user.avatarVersion}`;
 }
 
@@ -53,7 +54,7 @@ export function formatUser(user: User, opts: UserFormatOptions): Record<string, 
 }
 
 const INACCESSIBLE_USER_NAME = 'Unknown user';
-const INACCESSIBLE_USER_AVATAR = '/static/images/unknown-user-avatar.png';
+export const INACCESSIBLE_USER_AVATAR = '/static/images/unknown-user-avatar.png';
 
 // What a guest limited by can_access_all_users_group is told about a user they may not access: placeholder data
 // whose only variable content is the id, as the reference server sends.

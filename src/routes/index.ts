@@ -22,6 +22,12 @@ import { messageEditRoutes } from './message-edit.js';
 import { reactionRoutes } from './reactions.js';
 import { realmEmojiRoutes } from './realm-emoji.js';
 import { linkifierRoutes } from './linkifiers.js';
+import { uploadRoutes } from './uploads.js';
+import { attachmentRoutes } from './attachments.js';
+import { avatarRoutes } from './avatars.js';
+import { inviteRoutes } from './invites.js';
+import { signupRoutes } from './signup.js';
+import { reminderRoutes } from './reminders.js';
 import { alertWordRoutes } from './alert-words.js';
 import { profileFieldRoutes } from './profile-fields.js';
 import { realmDomainRoutes } from './realm-domains.js';
@@ -55,6 +61,12 @@ export function allRoutes(): AnyRoute[] {
     ...reactionRoutes,
     ...realmEmojiRoutes,
     ...linkifierRoutes,
+    ...uploadRoutes,
+    ...attachmentRoutes,
+    ...avatarRoutes,
+    ...inviteRoutes,
+    ...signupRoutes,
+    ...reminderRoutes,
     ...alertWordRoutes,
     ...profileFieldRoutes,
     ...realmDomainRoutes,

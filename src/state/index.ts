@@ -20,6 +20,7 @@ import { mutedTopicsState, userTopicsState } from './user-topics.js';
 import { channelFoldersState } from '../actions/channel-folders.js';
 import { realmEmojiState } from '../actions/realm-emoji.js';
 import { linkifierState } from '../actions/linkifiers.js';
+import { reminderList } from '../actions/reminders.js';
 import { alertWordsState } from '../actions/alert-words.js';
 import { profileFieldsState } from '../actions/profile-fields.js';
 import { userDefaultsState } from '../actions/user-defaults.js';
@@ -77,6 +78,7 @@ const PRODUCERS: Record<string, Producer> = {
   navigation_views: async (ctx) => ({ navigation_views: ctx.user ? await listViews(ctx.db, ctx.user.id) : [] }),
   realm_user_groups: async (ctx) => ({ realm_user_groups: await groupRecords(ctx.db, ctx.realm, !!ctx.options.capabilities.include_deactivated_groups) }),
   scheduled_messages: async (ctx) => ({ scheduled_messages: ctx.user ? (await listScheduled(ctx.db, ctx.user.id)).map(formatScheduled) : [] }),
+  reminders: async (ctx) => ({ reminders: ctx.user ? await reminderList(ctx.db, ctx.user) : [] }),
   // Guests are not offered default channels, as in the reference server.
   user_status: (ctx) => (ctx.user ? userStatusState(ctx.db, ctx.realm) : { user_status: {} }),
   default_streams: async (ctx) => ({ realm_default_streams: ctx.user && ctx.user.role !== 600 ? await defaultStreamsState(ctx.db, ctx.realm) : [] }),

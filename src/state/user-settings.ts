@@ -110,8 +110,9 @@ export const USER_SETTING_KINDS: Readonly<Record<UserSettingName, SettingKind>> 
   web_suggest_update_timezone: bool,
   fluid_layout_width: bool,
   high_contrast_mode: bool,
-  web_font_size_px: { kind: 'integer', min: 1, max: 32767 },
-  web_line_height_percent: { kind: 'integer', min: 1, max: 32767 },
+  // Sizes a reader can use; the web app offers 12–20 px and 122–158 %.
+  web_font_size_px: { kind: 'integer', min: 8, max: 48 },
+  web_line_height_percent: { kind: 'integer', min: 80, max: 300 },
   color_scheme: ints(1, 2, 3),
   enable_drafts_synchronization: bool,
   translate_emoticons: bool,

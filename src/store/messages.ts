@@ -72,17 +72,23 @@ export function toMessage(r: Selectable<MessageTable>): Message {
 export const topicKey = (topic: string) => topic.toLowerCase();
 export const dmKey = (userIds: number[]) => [...new Set(userIds)].sort((a, b) => a - b).join(',');
 
-export async function streamRecipient(tx: Tx, realmId: number, streamId: number): Promise<number> {
-  const row = await tx.selectFrom('recipients').select('id').where('stream_id', '=', streamId).executeTakeFirst();
-  if (row) return row.id;
-  return (await tx.insertInto('recipients').values({ realm_id: realmId, stream_id: streamId, dm_key: null }).returning('id').executeTakeFirstOrThrow()).id;
+export function streamRecipient(tx: Tx, realmId: number, streamId: number): Promise<number> {
+  return recipient(tx, { realm_id: realmId, stream_id: streamId, dm_key: null }, 'stream_id', streamId);
 }
 
-export async function dmRecipient(tx: Tx, realmId: number, userIds: number[]): Promise<number> {
+export function dmRecipient(tx: Tx, realmId: number, userIds: number[]): Promise<number> {
   const key = dmKey(userIds);
-  const row = await tx.selectFrom('recipients').select('id').where('dm_key', '=', key).executeTakeFirst();
-  if (row) return row.id;
-  return (await tx.insertInto('recipients').values({ realm_id: realmId, stream_id: null, dm_key: key }).returning('id').executeTakeFirstOrThrow()).id;
+  return recipient(tx, { realm_id: realmId, stream_id: null, dm_key: key }, 'dm_key', key);
+}
+
+// Find or create. Two first messages to one conversation may race to create its row (on PostgreSQL, where
+// writers run concurrently): the loser's insert waits for the winner and does nothing, then finds its row.
+async function recipient(tx: Tx, row: { realm_id: number; stream_id: number | null; dm_key: string | null }, column: 'stream_id' | 'dm_key', value: number | string): Promise<number> {
+  const find = () => tx.selectFrom('recipients').select('id').where(column, '=', value).executeTakeFirst();
+  const found = await find();
+  if (found) return found.id;
+  await tx.insertInto('recipients').values(row).onConflict((oc) => oc.column(column).doNothing()).execute();
+  return (await find())!.id;
 }
 
 export async function findDmRecipient(db: Db, userIds: number[]): Promise<number | null> {

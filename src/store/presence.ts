@@ -13,17 +13,16 @@ export async function findPresence(db: Db, userId: number): Promise<Presence | u
   return r && { userId: r.user_id, lastActiveTime: r.last_active_time, lastConnectedTime: r.last_connected_time, lastUpdateId: r.last_update_id };
 }
 
-// The next id of the organization's presence sequence, in one statement once the sequence exists.
+// The next id of the organization's presence sequence, taken in one statement: the row stays locked until the
+// transaction ends, so ids are handed out in commit order and never twice.
 export async function nextPresenceUpdateId(tx: Tx, realmId: number): Promise<number> {
   const row = await tx
-    .updateTable('presence_sequence')
-    .set((eb) => ({ last_update_id: eb('last_update_id', '+', 1) }))
-    .where('realm_id', '=', realmId)
+    .insertInto('presence_sequence')
+    .values({ realm_id: realmId, last_update_id: 1 })
+    .onConflict((oc) => oc.column('realm_id').doUpdateSet({ last_update_id: sql<number>`presence_sequence.last_update_id + 1` }))
     .returning('last_update_id')
-    .executeTakeFirst();
-  if (row) return Number(row.last_update_id);
-  await tx.insertInto('presence_sequence').values({ realm_id: realmId, last_update_id: 1 }).execute();
-  return 1;
+    .executeTakeFirstOrThrow();
+  return Number(row.last_update_id);
 }
 
 export async function lastPresenceUpdateId(db: Db, realmId: number): Promise<number> {
@@ -39,19 +38,19 @@ export async function savePresence(tx: Tx, realmId: number, p: Presence, exists:
 
 export interface PresenceRow extends Presence {
   email: string;
-  // Active and sharing presence (presence_enabled, false only when stored in the user's settings).
+  // An active human user. Invisible users (presence_enabled off) are shown too: their row is backdated.
   visible: boolean;
 }
 
 // Presence rows changed after `afterUpdateId`, with what decides whether and how they are shown: the API
-// e-mail the legacy format is keyed by, and whether the user is active and shares presence. Changes to those
-// take a new update id too (touchPresence), so a reader that keeps rows sees them.
+// e-mail the legacy format is keyed by, and whether the user is active. Changes to those take a new update id
+// too (touchPresence), so a reader that keeps rows sees them.
 export async function presenceChanges(db: Db, realmId: number, afterUpdateId: number): Promise<PresenceRow[]> {
   const rows = await db
     .selectFrom('user_presence as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
     .select(['p.user_id', 'p.last_active_time', 'p.last_connected_time', 'p.last_update_id', 'u.email'])
-    .select(sql<number>`case when u.is_active = 1 and u.settings not like ${`%${PRESENCE_DISABLED}%`} then 1 else 0 end`.as('visible'))
+    .select(sql<number>`case when u.is_active = 1 and u.is_bot = 0 then 1 else 0 end`.as('visible'))
     .where('p.realm_id', '=', realmId)
     .where('p.last_update_id', '>', afterUpdateId)
     .execute();
@@ -60,9 +59,6 @@ export async function presenceChanges(db: Db, realmId: number, afterUpdateId: nu
     visible: Number(r.visible) === 1,
   }));
 }
-
-// How the settings column (JSON.stringify of the user's overrides, see users.ts) spells an invisible user.
-const PRESENCE_DISABLED = JSON.stringify({ presence_enabled: false }).slice(1, -1);
 
 // Gives the user's presence row (if any) a new update id, after a change of how it is shown.
 export async function touchPresence(tx: Tx, realmId: number, userId: number): Promise<void> {

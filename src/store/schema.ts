@@ -235,6 +235,7 @@ export interface ScheduledMessageTable {
   failed: Generated<number>;
   failure_message: string | null;
   delivered_message_id: number | null;
+  reminder_target_message_id: number | null;
 }
 
 export interface ReactionTable {
@@ -261,6 +262,42 @@ export interface LinkifierTable {
   pattern: string;
   url_template: string;
   position: Generated<number>;
+}
+
+export interface AttachmentTable {
+  id: Generated<number>;
+  realm_id: number;
+  owner_id: number;
+  path_id: string;
+  file_name: string;
+  content_type: string | null;
+  size: number;
+  create_time: number;
+}
+
+export interface AttachmentMessageTable {
+  attachment_id: number;
+  message_id: number;
+}
+
+export interface UserAvatarTable {
+  user_id: number;
+  file_name: string;
+}
+
+export interface MultiuseInviteTable {
+  id: Generated<number>;
+  realm_id: number;
+  key: string;
+  referred_by: number;
+  invited_as: number;
+  created: number;
+  expiry: number | null;
+  revoked: Generated<number>;
+  include_realm_default_subscriptions: Generated<number>;
+  stream_ids: string;
+  group_ids: string;
+  welcome_message_custom_text: string | null;
 }
 
 export interface AlertWordTable {
@@ -316,6 +353,10 @@ export interface BotSettingsTable {
 }
 
 export interface Schema {
+  attachments: AttachmentTable;
+  attachment_messages: AttachmentMessageTable;
+  user_avatars: UserAvatarTable;
+  multiuse_invites: MultiuseInviteTable;
   alert_words: AlertWordTable;
   custom_profile_fields: CustomProfileFieldTable;
   custom_profile_field_values: CustomProfileFieldValueTable;

@@ -108,9 +108,10 @@ const fakeEmailId = (email: string) => {
 
 // Ids are 32-bit integer columns; PostgreSQL refuses to compare them with anything larger.
 const MAX_ID = 2 ** 31 - 1;
+export const isStoredId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_ID;
 
 export async function findUser(db: Db, realmId: number, id: number): Promise<User | undefined> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) return undefined;
+  if (!isStoredId(id)) return undefined;
   const row = await db
     .selectFrom('users')
     .selectAll()
