@@ -16,7 +16,7 @@ import { findSubscription } from '../store/subscriptions.js';
 import { findUser, findUserByEmail, listUsers, ROLE, type User } from '../store/users.js';
 import { randomToken } from '../lib/secrets.js';
 import { realmGroupValue } from './channels.js';
-import { checkEmail, checkFullName } from './checks.js';
+import { checkEmail, checkFullName, checkMemberOrAdmin } from './checks.js';
 import { isUrl } from './profile-fields.js';
 import { inTransaction } from './transaction.js';
 import { insertUserInTx } from './users.js';
@@ -28,12 +28,6 @@ export const INTERFACE_TYPES = [1, 2];
 // integration name is valid.
 export const EMBEDDED_BOTS: { name: string; config: Record<string, string> }[] = [];
 export const INCOMING_WEBHOOK_INTEGRATIONS: Record<string, unknown>[] = [];
-
-// Bots and guests neither own nor administer bots (the reference server's require_member_or_admin).
-export function checkMemberOrAdmin(user: User): void {
-  if (user.isBot) throw new ApiError('This endpoint does not accept bot requests.');
-  if (user.role === ROLE.guest) throw new ApiError('Not allowed for guest users');
-}
 
 // Those who administer a bot: its owner and the organization's administrators.
 export async function botAudience(db: Db, realm: Realm, bot: User): Promise<number[]> {

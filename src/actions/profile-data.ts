@@ -8,6 +8,7 @@ import type { Tx } from '../store/db.js';
 import { deleteProfileValue, findProfileValue, saveProfileValue, type ProfileField } from '../store/profile-fields.js';
 import type { Realm } from '../store/realms.js';
 import { findUsers, ROLE, type User } from '../store/users.js';
+import { checkHuman } from './checks.js';
 import { accessProfileField, FIELD_TYPE, isUrl } from './profile-fields.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { emitPersonUpdate } from './user-events.js';
@@ -108,10 +109,6 @@ async function updateInTx(tx: Tx, emit: Emit, realm: Realm, actor: User, target:
     await saveProfileValue(tx, target.id, field.id, value, html, !!old);
     await emitPersonUpdate(tx, emit, realm, target, { custom_profile_field: { id: field.id, value, ...(html !== null ? { rendered_value: html } : {}) } });
   }
-}
-
-function checkHuman(target: User): void {
-  if (target.isBot) throw new ApiError('This endpoint does not accept bot requests.');
 }
 
 export async function doUpdateOwnProfileData(app: App, realm: Realm, user: User, items: { id: number; value: ProfileInputValue }[]): Promise<void> {

@@ -1,5 +1,6 @@
 // The e-mail domains an organization accepts for new users (emails_restricted_to_domains), with realm_domains
-// events to everyone. Administrators edit the list; everyone may read it.
+// events to everyone. Owners edit the list, as they alone change emails_restricted_to_domains (the reference
+// server's require_realm_owner); everyone may read it.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
 import { realmSettings } from '../state/realm.js';
@@ -9,7 +10,7 @@ import { deleteRealmDomain, insertRealmDomain, listRealmDomains, updateRealmDoma
 import { isUniqueViolation } from '../store/tx.js';
 import type { User } from '../store/users.js';
 import { inTransaction } from './transaction.js';
-import { checkAdministrator } from './users.js';
+import { checkOwner } from './users.js';
 
 function domainProblem(domain: string): string | null {
   if (!domain) return "Domain can't be empty.";
@@ -37,7 +38,7 @@ export async function accessRealmDomains(app: App, realm: Realm): Promise<RealmD
 
 // Returns the new entry's id with the domain, as the reference server's `new_domain` pair.
 export async function doAddRealmDomain(app: App, realm: Realm, user: User, raw: string, allowSubdomains: boolean): Promise<[number, string]> {
-  checkAdministrator(user);
+  checkOwner(user);
   const domain = checkDomain(raw);
   const taken = () => new ApiError(`The domain ${domain} is already a part of your organization.`);
   try {
@@ -57,7 +58,7 @@ export async function doAddRealmDomain(app: App, realm: Realm, user: User, raw: 
 const noEntry = (domain: string) => new ApiError(`No entry found for domain ${domain}.`);
 
 export async function doChangeRealmDomain(app: App, realm: Realm, user: User, domain: string, allowSubdomains: boolean): Promise<void> {
-  checkAdministrator(user);
+  checkOwner(user);
   await inTransaction(app, async (tx, emit) => {
     const d = { domain, allow_subdomains: allowSubdomains };
     if (!(await updateRealmDomain(tx, realm.id, d))) throw noEntry(domain);
@@ -67,7 +68,7 @@ export async function doChangeRealmDomain(app: App, realm: Realm, user: User, do
 
 // Removing the last domain also lifts the restriction, which would otherwise admit nobody.
 export async function doRemoveRealmDomain(app: App, realm: Realm, user: User, domain: string): Promise<void> {
-  checkAdministrator(user);
+  checkOwner(user);
   await inTransaction(app, async (tx, emit) => {
     await lockRealm(tx, app.dialect, realm.id);
     if (!(await deleteRealmDomain(tx, realm.id, domain))) throw noEntry(domain);

@@ -14,10 +14,8 @@ import { applyViewerRoleChange } from './email-visibility.js';
 import { updateProfileDataOf, type ProfileInputValue } from './profile-data.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { emitPersonUpdate } from './user-events.js';
-import { checkAdministrator } from './users.js';
+import { checkAdministrator, OrganizationOwnerRequired } from './users.js';
 import { isFullMember } from './full-members.js';
-
-const ownerRequired = () => new ApiError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL', 400);
 
 async function accessTarget(tx: Tx, realm: Realm, id: number): Promise<User> {
   const target = await findUser(tx, realm.id, id);
@@ -51,7 +49,7 @@ export function checkRole(role: number): void {
 
 export async function changeRoleInTx(tx: Tx, emit: Emit, realm: Realm, actor: User, target: User, role: number): Promise<void> {
   if (role === target.role) return;
-  if ((role === ROLE.owner || target.role === ROLE.owner) && actor.role !== ROLE.owner) throw ownerRequired();
+  if ((role === ROLE.owner || target.role === ROLE.owner) && actor.role !== ROLE.owner) throw new OrganizationOwnerRequired();
   checkAdministrator(actor);
   if (await isLastOwner(tx, realm, target)) throw new ApiError('The owner permission cannot be removed from the only organization owner.');
   await updateUser(tx, target.id, { role });
@@ -86,7 +84,7 @@ export async function doChangeUser(app: App, realm: Realm, actor: User, id: numb
 export async function setActiveInTx(tx: Tx, emit: Emit, realm: Realm, actor: User, target: User, active: boolean): Promise<void> {
   if (target.isActive === active) throw new ApiError(active ? 'User is already active' : 'User is already deactivated');
   if (!active) {
-    if (target.role === ROLE.owner && actor.role !== ROLE.owner) throw ownerRequired();
+    if (target.role === ROLE.owner && actor.role !== ROLE.owner) throw new OrganizationOwnerRequired();
     if (await isLastOwner(tx, realm, target)) throw new ApiError('Cannot deactivate the only organization owner', 'CANNOT_DEACTIVATE_LAST_USER');
   }
   await updateUser(tx, target.id, { isActive: active });

@@ -36,6 +36,16 @@ export function checkAdministrator(user: User): void {
   if (user.role > ROLE.administrator) throw new OrganizationAdministratorRequired();
 }
 
+export class OrganizationOwnerRequired extends ApiError {
+  constructor() {
+    super('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL', 400);
+  }
+}
+
+export function checkOwner(user: User): void {
+  if (user.role !== ROLE.owner) throw new OrganizationOwnerRequired();
+}
+
 export const realmFakeEmailDomain = (app: App, realm: Realm) => fakeEmailDomain(app.config.externalUrl, realm.stringId);
 
 // Validates and hashes outside the transaction; the insert and the role groups commit together.
