@@ -18,6 +18,7 @@ import { welcomeBot } from './system-bots.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { addGroupMembersInTx } from './user-group-members.js';
 import { insertUserInTx, prepareUser, realmFakeEmailDomain } from './users.js';
+import { hostOf } from '../lib/urls.js';
 
 export type LinkProblem = 'missing' | 'expired' | 'revoked' | 'deactivated';
 
@@ -95,7 +96,7 @@ export async function doJoin(app: App, realm: Realm, key: string, input: JoinInp
     const user = await insertUserInTx(tx, emit, realm, { ...prepared, role: invite.invitedAs as Role }, realmFakeEmailDomain(app, realm));
     await addSubscriptionsInTx(tx, emit, realm, await systemGroupIds(tx, realm.id), [user], await channelsOf(tx, realm, invite));
     await addToGroups(tx, emit, realm, invite, user);
-    await sendWelcome(tx, emit, realm, invite, user, new URL(realmUrl).hostname);
+    await sendWelcome(tx, emit, realm, invite, user, hostOf(realmUrl));
     return user;
   });
 }

@@ -4,6 +4,7 @@ import { accessOwnBots, doCreateBot } from '../actions/bots.js';
 import { bool, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { realmUrl } from './server.js';
+import { hostOf } from '../lib/urls.js';
 
 // URLs arrive JSON-encoded from the reference web client and raw from others.
 const url = () => json(Type.String(), { raw: true });
@@ -33,7 +34,7 @@ export const botRoutes = [
         fullName: p.full_name, shortName: p.short_name, botType: p.bot_type, payloadUrl: p.payload_url, serviceName: p.service_name,
         configData: p.config_data, interfaceType: p.interface_type, defaultSendingStream: p.default_sending_stream,
         defaultEventsRegisterStream: p.default_events_register_stream, defaultAllPublicStreams: p.default_all_public_streams,
-      }, new URL(realmUrl(app, req, realm)).hostname),
+      }, hostOf(realmUrl(app, req, realm))),
   }),
   route({
     method: 'PATCH', path: '/bots/{bot_id}', auth: 'user', summary: 'Change a bot (its owner or an administrator)',
