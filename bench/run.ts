@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let failed = false;
-for (const script of ['events.ts', 'messages.ts']) {
+for (const script of ['events.ts', 'messages.ts', 'presence.ts']) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, script), ...process.argv.slice(2)], { stdio: 'inherit' });
   failed ||= r.status !== 0;
 }

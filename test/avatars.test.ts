@@ -7,6 +7,7 @@ import { assertError, assertSuccess } from './helpers/assertions.js';
 import { takeUntil } from './helpers/messages.js';
 import { fetchFile, multipart, postMultipart, type FilePart } from './helpers/uploads.js';
 import type { SeedName } from './helpers/server.js';
+import { setRealmSettings } from './helpers/direct-db.js';
 
 let server: TestServer;
 before(async () => {
@@ -122,4 +123,31 @@ test('GET /avatar: unknown users, other organizations, spectators, and the query
     assertSuccess(await server.as('desdemona').patch('/realm', { enable_spectator_access: false }));
   }
   assert.equal((await fetchFile(server, null, '/user_avatars/1/avatars/..%2F..%2Fparlance.sqlite3')).status, 404);
+});
+
+test('an address hidden from the viewer finds nobody; a guest limited to some users gets the placeholder for the others', async () => {
+  const { polonius, shiva } = server.users;
+  assert.equal((await setAvatar('shiva')).status, 200);
+  const location = async (who: SeedName, key: string | number) => String((await fetchFile(server, who, `/avatar/${key}`)).headers.location);
+  assertSuccess(await server.as('shiva').patch('/settings', { email_address_visibility: 3 }));
+  try {
+    assert.match(await location('iago', shiva.email), /^\/user_avatars\//, 'administrators see the address');
+    assert.match(await location('hamlet', shiva.email), /^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&version=1$/, 'as for an unknown address');
+    assert.match(await location('hamlet', shiva.id), /^\/user_avatars\//, 'by id');
+  } finally {
+    assertSuccess(await server.as('shiva').patch('/settings', { email_address_visibility: 1 }));
+  }
+
+  await setRealmSettings(server, { can_access_all_users_group: 'role:members' });
+  try {
+    const l = await Listeners.open(server, ['polonius', 'hamlet'], { event_types: ['realm_user'] });
+    assert.equal((await setAvatar('shiva', [{ name: 'me.jpg', data: JPEG }])).status, 200);
+    await takeUntil(l, 'hamlet', 'realm_user');
+    assert.deepEqual(await l.take('polonius', 'realm_user'), [], 'no avatar events about users the guest may not access');
+    assert.equal(await location('polonius', shiva.id), '/static/images/unknown-user-avatar.png');
+    assert.notEqual(await location('polonius', polonius.id), '/static/images/unknown-user-avatar.png', 'themselves');
+    assert.match(await location('hamlet', shiva.id), /^\/user_avatars\//, 'members are not limited');
+  } finally {
+    await setRealmSettings(server, { can_access_all_users_group: undefined });
+  }
 });

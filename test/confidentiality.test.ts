@@ -1,26 +1,39 @@
 // Confidentiality sweep: a private channel carries a unique marker in its name, description, topic, messages,
-// edit history, a draft, a scheduled message and a direct message. Users without access — a member who is not
-// subscribed, a guest, the owner of another organization, a deactivated former subscriber, and nobody at all —
-// call every GET endpoint and the read-style POSTs with the channel's ids and names, and read their event queues
-// during the whole scenario: the marker never appears, and probing a secret id or name is answered exactly as
-// probing one that does not exist.
+// edit history, a draft, a scheduled message, a direct message and an uploaded file; so do one user's private
+// things (an alert word, a reminder, a bot's outgoing webhook) and a user's e-mail address hidden from others.
+// Users without access — a member who is not subscribed, a guest, the owner of another organization, a
+// deactivated former subscriber, and nobody at all — call every GET endpoint and the read-style POSTs with the
+// channel's ids and names, and read their event queues during the whole scenario: the marker never appears, and
+// probing a secret id or name is answered exactly as probing one that does not exist. A second marker, in what
+// the whole organization shares (a custom profile field, a bot's name, an e-mail domain), reaches nobody outside
+// it, and secret keys (an invitation link's, a bot's API key) reach no outsider at all.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { Client, type ParamValue, type Reply } from './helpers/client.js';
 import { startTestServer, PASSWORD, type TestServer } from './helpers/server.js';
+import { uploaded } from './helpers/uploads.js';
 
 const MARKER = `zqx${crypto.randomBytes(5).toString('hex')}`;
 const DECOY = `zqx${crypto.randomBytes(5).toString('hex')}`; // names nothing; same length
 const DECOY_ID = 2_000_000_000;
+const ORG_MARKER = `zqy${crypto.randomBytes(5).toString('hex')}`;
+const HIDDEN_EMAIL = `${MARKER}@zulip.example.com`;
 const SECRET_PATH_PARAMS = new Set(['stream_id', 'message_id', 'draft_id', 'scheduled_message_id']);
 
 let server: TestServer;
 let outsiders: Record<string, Client>;
 let ghost: Client; // a subscriber deactivated before the secrets were written
 const queues: { who: string; client: Client; id: string; last: number }[] = [];
-const secret = { channel: 0, channelName: '', message: 0, dm: 0, deleted: 0, draft: 0, scheduled: 0, topic: '' };
+const secret = { channel: 0, channelName: '', message: 0, dm: 0, deleted: 0, draft: 0, scheduled: 0, topic: '', file: '', fileMessage: 0, attachment: 0 };
+const keys: string[] = []; // secret to every outsider
 const leaks: string[] = [];
+const outsideOrganization = (who: string) => ['lear', 'ghost', 'anonymous'].includes(who);
+
+function checkSecrets(who: string, where: string, text: string): void {
+  const found = [...keys, ...(outsideOrganization(who) ? [ORG_MARKER] : [])].find((k) => text.includes(k));
+  if (found) leaks.push(`${where} → ${text.slice(Math.max(0, text.indexOf(found) - 150), text.indexOf(found) + 100)}`);
+}
 let ghostGone = false;
 
 before(async () => {
@@ -35,12 +48,13 @@ after(() => server.close());
 
 // A probe that names a secret (the marker, or a secret id where an id is expected) is repeated with the secret
 // swapped for something that names nothing; the two answers must be the same, but for the swapped values.
-const messageIds = () => new Set([secret.message, secret.dm, secret.deleted]);
+const messageIds = () => new Set([secret.message, secret.dm, secret.deleted, secret.fileMessage]);
 const swapId = (n: unknown, ids: Set<number>) => (typeof n === 'number' && ids.has(n) ? DECOY_ID : n);
 function swap(params: Record<string, ParamValue>): Record<string, ParamValue> {
   const out = JSON.parse(JSON.stringify(params).replaceAll(MARKER, DECOY)) as Record<string, any>;
   const channel = new Set([secret.channel]);
   for (const key of ['stream_id', 'to']) out[key] = swapId(out[key], channel);
+  out.message_id = swapId(out.message_id, messageIds());
   for (const key of ['msg_ids', 'messages']) if (Array.isArray(out[key])) out[key] = out[key].map((n: unknown) => swapId(n, messageIds()));
   if (Array.isArray(out.drafts)) out.drafts = out.drafts.map((d: { to: unknown[] }) => ({ ...d, to: d.to.map((n) => swapId(n, channel)) }));
   if (Array.isArray(out.narrow)) {
@@ -58,14 +72,19 @@ function normalize(text: string, ids: number[]): string {
   return out;
 }
 
+// Paths outside /api/v1 (files, avatars, pages) are requested as they are.
+const ROOT = /^\/(user_uploads|user_avatars|avatar|join|accounts|static)\//;
+
 async function probe(who: string, client: Client, method: string, path: string, params: Record<string, ParamValue> = {}, decoyPath = path): Promise<Reply> {
-  const reply = await client.request(method, path, params);
+  const request = (p: string, values: Record<string, ParamValue>) => client.request(method, p, values, { root: ROOT.test(p) });
+  const reply = await request(path, params);
   const where = `${who}: ${method} ${path} ${JSON.stringify(params).slice(0, 200)}`;
   const decoyParams = swap(params);
   const swappedPath = decoyPath.replaceAll(MARKER, DECOY);
   if (swappedPath !== path || JSON.stringify(decoyParams) !== JSON.stringify(params)) {
-    const control = await client.request(method, swappedPath, decoyParams);
-    const swappedIds = reply.status >= 400 ? [secret.channel, ...messageIds(), secret.draft, secret.scheduled].filter((id) => path.includes(String(id)) || JSON.stringify(params).includes(String(id))) : [];
+    const control = await request(swappedPath, decoyParams);
+    const named = (id: number) => new RegExp(`(?<![0-9A-Za-z])${id}(?![0-9A-Za-z])`).test(`${path} ${JSON.stringify(params)}`);
+    const swappedIds = reply.status >= 400 ? [secret.channel, ...messageIds(), secret.draft, secret.scheduled, secret.attachment].filter(named) : [];
     if (normalize(reply.text, swappedIds) !== normalize(control.text, []) || reply.status !== control.status) {
       const [a, b] = [normalize(reply.text, swappedIds), normalize(control.text, [])];
       let i = 0;
@@ -75,12 +94,13 @@ async function probe(who: string, client: Client, method: string, path: string, 
   } else if (reply.text.includes(MARKER)) {
     leaks.push(`${where} → ${reply.text.slice(0, 300)}`);
   }
+  checkSecrets(who, where, reply.text);
   return reply;
 }
 
 // Events of the outsiders' queues: no marker, and nothing about the secret channel or its messages.
 async function drain(): Promise<void> {
-  const ids = new Set([secret.channel, secret.message, secret.dm, secret.deleted].filter(Boolean));
+  const ids = new Set([secret.channel, ...messageIds()].filter(Boolean));
   for (const q of queues) {
     const res = await q.client.get('/events', { queue_id: q.id, last_event_id: q.last, dont_block: true });
     if (q.who === 'ghost') {
@@ -93,6 +113,7 @@ async function drain(): Promise<void> {
       const mentions = [e.stream_id, e.message_id, e.message?.id, ...(e.message_ids ?? []), ...(e.messages ?? []), ...(e.stream_ids ?? []),
         ...(e.subscriptions ?? []).map((s: { stream_id?: number } | number) => (typeof s === 'number' ? s : s.stream_id)), ...(e.streams ?? []).map((s: { stream_id: number }) => s.stream_id)];
       if (JSON.stringify(e).includes(MARKER) || mentions.some((m) => ids.has(m))) leaks.push(`${q.who}'s queue: ${JSON.stringify(e).slice(0, 300)}`);
+      checkSecrets(q.who, `${q.who}'s queue`, JSON.stringify(e));
     }
     if (res.body.events.length) q.last = res.body.events.at(-1).id;
   }
@@ -154,9 +175,14 @@ test('the secrets of a private channel reach nobody without access', async () =>
   }))).scheduled_message_id;
   secret.dm = (await ok(cordelia.post('/messages', { type: 'direct', to: [server.users.iago.id], content: `between us ${MARKER}` }))).id;
   await ok(iago.post('/users/me/status', { status_text: 'public status' }));
-  // UPLOADS: once POST /user_uploads exists, upload a file named `${MARKER}.txt` with the marker as content into
-  // the secret channel's message here, and probe its URL (and GET /attachments) below as each outsider.
+  // A file in the secret channel, its name and contents the marker.
+  secret.file = await uploaded(server, 'cordelia', `${MARKER}.txt`, `contents ${MARKER}`);
+  await drain();
+  secret.fileMessage = (await send(`[the notes](${secret.file})`)).id;
+  secret.attachment = ((await ok(cordelia.get('/attachments'))).attachments as { id: number; path_id: string }[]).find((a) => secret.file.endsWith(a.path_id))!.id;
+  await writeUserSecrets();
 
+  const inTheFuture = Math.floor(Date.now() / 1000) + 3600;
   const routes = ((await server.anon().get('/api/v1/openapi.json')).body.paths) as Record<string, Record<string, unknown>>;
   for (const [who, client] of Object.entries(outsiders)) {
     const me = who === 'anonymous' ? null : (await client.get('/users/me')).body.user_id;
@@ -176,6 +202,11 @@ test('the secrets of a private channel reach nobody without access', async () =>
       if (path.includes('{message_id}')) await probe(who, client, 'GET', path.replace('{message_id}', String(secret.dm)), {}, path.replace('{message_id}', String(DECOY_ID)));
     }
     await probe(who, client, 'GET', '/get_stream_id', { stream: secret.channelName });
+    // The file at its address and through the temporary-URL endpoint; the hidden address by every lookup.
+    await probe(who, client, 'GET', secret.file);
+    await probe(who, client, 'GET', `/api/v1${secret.file}`);
+    for (const path of [`/users/${HIDDEN_EMAIL}`, `/users/${HIDDEN_EMAIL}/presence`, `/avatar/${HIDDEN_EMAIL}`]) await probe(who, client, 'GET', path);
+    await probe(who, client, 'POST', '/reminders', { message_id: secret.message, scheduled_delivery_timestamp: inTheFuture });
     const narrows: unknown[][] = [
       [], [['channel', secret.channelName]], [['channel', secret.channel]], [['stream', secret.channel], ['topic', secret.topic]],
       [['search', MARKER]], [['channels', 'public']], [['channels', 'web-public']], [['is', 'starred']], [['is', 'dm']], [['dm', server.users.iago.id]],
@@ -207,6 +238,7 @@ test('the secrets of a private channel reach nobody without access', async () =>
     await probe(who, client, 'PATCH', `/scheduled_messages/${secret.scheduled}`, { content: 'x' }, `/scheduled_messages/${DECOY_ID}`);
     await probe(who, client, 'DELETE', `/drafts/${secret.draft}`, {}, `/drafts/${DECOY_ID}`);
     await probe(who, client, 'DELETE', `/scheduled_messages/${secret.scheduled}`, {}, `/scheduled_messages/${DECOY_ID}`);
+    await probe(who, client, 'DELETE', `/attachments/${secret.attachment}`, {}, `/attachments/${DECOY_ID}`);
     if (me !== null && who !== 'lear') {
       // Subscribing by name must not let them in (in another organization the name is simply free) (the reference server says the channel cannot be accessed).
       const joined = await client.post('/users/me/subscriptions', { subscriptions: [{ name: secret.channelName }] });
@@ -218,6 +250,35 @@ test('the secrets of a private channel reach nobody without access', async () =>
   // The insiders did see everything, so the probes above could have found it.
   const inside = await server.as('cordelia').get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [['search', MARKER]] });
   assert.ok(inside.text.includes(MARKER), inside.text);
+  assert.ok((await cordelia.get(secret.file, {}, { root: true })).text.includes(MARKER));
+  assert.ok((await cordelia.get(`/api/v1${secret.file}`, {}, { root: true })).body.url);
+  for (const path of ['/users/me/alert_words', '/reminders']) assert.ok((await cordelia.get(path)).text.includes(MARKER), path);
+  assert.ok((await cordelia.post('/register', { fetch_event_types: ['realm_bot'] })).text.includes(MARKER), "the webhook's URL");
+  assert.equal((await iago.get(`/users/${HIDDEN_EMAIL}`)).status, 200, 'administrators see the hidden address');
+  assert.ok((await server.as('hamlet').get('/realm/profile_fields')).text.includes(ORG_MARKER));
+  assert.ok((await iago.get('/invites')).text.includes(keys[1]));
   leaks.forEach((l) => console.error(`LEAK ${l}`));
   assert.equal(leaks.length, 0, `${leaks.length} leaks`);
 });
+
+// What one user keeps to themselves, a user whose address only administrators see, and what the organization
+// shares within itself.
+async function writeUserSecrets(): Promise<void> {
+  const [iago, cordelia] = [server.as('iago'), server.as('cordelia')];
+  await ok(cordelia.post('/users/me/alert_words', { alert_words: [MARKER] }));
+  await ok(cordelia.post('/reminders', { message_id: secret.message, scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 3600, note: `note ${MARKER}` }));
+  const hook = await ok(cordelia.post('/bots', { full_name: `Hook ${ORG_MARKER}`, short_name: 'hook', bot_type: 3, payload_url: `https://hooks.example.com/${MARKER}` }));
+  keys.push(hook.api_key);
+  const link = (await ok(iago.post('/invites/multiuse', {}))).invite_link as string;
+  keys.push(/\/join\/([^/]+)\//.exec(link)![1]);
+
+  await ok(iago.patch('/realm/user_settings_defaults', { email_address_visibility: 3 }));
+  await ok(iago.post('/users', { email: HIDDEN_EMAIL, password: PASSWORD, full_name: 'Hidden Address' }));
+  await ok(iago.patch('/realm/user_settings_defaults', { email_address_visibility: 1 }));
+  const apiKey = (await ok(server.anon().post('/fetch_api_key', { username: HIDDEN_EMAIL, password: PASSWORD }))).api_key;
+  await ok(new Client(server.url, { email: HIDDEN_EMAIL, apiKey }).post('/users/me/presence', { status: 'active' }));
+
+  const field = (await ok(iago.post('/realm/profile_fields', { field_type: 1, name: `Field ${ORG_MARKER}` }))).id;
+  await ok(cordelia.patch('/users/me/profile_data', { data: [{ id: field, value: `value ${ORG_MARKER}` }] }));
+  await ok(server.as('desdemona').post('/realm/domains', { domain: `${ORG_MARKER}.example.org` }));
+}

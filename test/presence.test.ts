@@ -5,6 +5,7 @@ import { Listeners } from './helpers/events.js';
 import { assertError, assertSuccess } from './helpers/assertions.js';
 import { withDb } from './helpers/direct-db.js';
 import { validateRegisterResponse } from './helpers/openapi-register.js';
+import { assertMatchesSchema } from './helpers/openapi.js';
 
 let server: TestServer;
 before(async () => {
@@ -16,10 +17,17 @@ const ping = async (as: SeedName, params: Record<string, unknown> = {}) => asser
 const id = (name: SeedName) => server.users[name].id;
 const day = 86400;
 
-// Moves a user's presence into the past, as if last seen `seconds` ago.
+// Moves a user's presence into the past, as if last seen `seconds` ago. Written as the server writes: a changed
+// row takes the next id of the organization's presence sequence (servers keep the rows they read by that id).
 async function age(name: SeedName, seconds: number): Promise<void> {
   const at = Math.floor(Date.now() / 1000) - seconds;
-  await withDb(server, (db) => db.updateTable('user_presence').set({ last_active_time: at, last_connected_time: at }).where('user_id', '=', id(name)).execute());
+  await withDb(server, async (db) => {
+    const { realm_id } = await db.selectFrom('user_presence').select('realm_id').where('user_id', '=', id(name)).executeTakeFirstOrThrow();
+    const seq = await db.selectFrom('presence_sequence').select('last_update_id').where('realm_id', '=', realm_id).executeTakeFirstOrThrow();
+    const next = Number(seq.last_update_id) + 1;
+    await db.updateTable('presence_sequence').set({ last_update_id: next }).where('realm_id', '=', realm_id).execute();
+    await db.updateTable('user_presence').set({ last_active_time: at, last_connected_time: at, last_update_id: next }).where('user_id', '=', id(name)).execute();
+  });
 }
 
 test('legacy format by default, keyed by e-mail', async () => {
@@ -71,6 +79,7 @@ test('history: 14 days by default, history_limit_days otherwise', async () => {
   assert.ok(!(String(id('iago')) in reg.body.presences));
   const regLong = await server.as('cordelia').post('/register', { fetch_event_types: ['presence'], slim_presence: true, presence_history_limit_days: 30 });
   assert.ok(String(id('iago')) in regLong.body.presences);
+  assert.ok(!(server.users.iago.email in assertSuccess(await server.as('cordelia').get('/realm/presence')).presences), 'GET /realm/presence: 14 days');
   await age('iago', 10 * day);
   assert.ok(String(id('iago')) in (await ping('cordelia', { slim_presence: true })).presences);
 });
@@ -125,4 +134,64 @@ test('invisible users stop updating and look offline', async () => {
   assertSuccess(await server.as('shiva').patch('/settings', { presence_enabled: true }));
   const [back] = await l.take('cordelia', 'presence');
   assert.equal(back.presence.website.status, 'active');
+});
+
+test('GET /realm/presence: the organization in the legacy format', async () => {
+  await ping('shiva');
+  assertSuccess(await server.as('polonius').patch('/settings', { presence_enabled: false }));
+  const res = await server.as('hamlet').get('/realm/presence');
+  assert.equal(res.status, 200, res.text);
+  assertMatchesSchema('/realm/presence', 'get', res.body);
+  const shiva = res.body.presences[server.users.shiva.email];
+  assert.deepEqual([shiva.aggregated.status, shiva.website.client, shiva.website.pushable], ['active', 'website', false]);
+  assert.equal(typeof res.body.server_timestamp, 'number');
+  assert.ok(res.body.presence_last_update_id >= 1);
+  const invisible = res.body.presences[server.users.polonius.email];
+  assert.ok(invisible.aggregated.timestamp < Math.floor(Date.now() / 1000) - 140, 'invisible users look long gone');
+  assert.ok(!(server.users.bot.email in res.body.presences));
+});
+
+test('GET /users/{user_id_or_email}/presence: one user, offline once stale; errors', async () => {
+  await server.as('cordelia').post('/users/me/presence', { status: 'active' });
+  for (const key of [String(server.users.cordelia.id), server.users.cordelia.email]) {
+    const res = await server.as('hamlet').get(`/users/${encodeURIComponent(key)}/presence`);
+    assert.equal(res.status, 200, res.text);
+    assertMatchesSchema('/users/{user_id_or_email}/presence', 'get', res.body);
+    assert.deepEqual(Object.keys(res.body.presence).sort(), ['aggregated', 'website']);
+    assert.equal(res.body.presence.aggregated.status, 'active');
+    assert.deepEqual(Object.keys(res.body.presence.website).sort(), ['status', 'timestamp']);
+  }
+  // A report older than the offline threshold is offline in the aggregate.
+  await withDb(server, (db) => db.updateTable('user_presence').set({ last_active_time: 1000, last_connected_time: 1000 }).where('user_id', '=', server.users.cordelia.id).execute());
+  const stale = await server.as('hamlet').get(`/users/${server.users.cordelia.id}/presence`);
+  assert.deepEqual([stale.body.presence.aggregated.status, stale.body.presence.website.status, stale.body.presence.website.timestamp], ['offline', 'active', 1000]);
+
+  const error = async (key: string, msg: string) => {
+    const res = await server.as('hamlet').get(`/users/${encodeURIComponent(key)}/presence`);
+    assert.deepEqual([res.status, res.body.code, res.body.msg], [400, 'BAD_REQUEST', msg], key);
+  };
+  await error(String(server.users.bot.id), 'Presence is not supported for bot users.');
+  await error(String(server.users.desdemona.id), `No presence data for ${server.users.desdemona.id}`);
+  await error(server.users.desdemona.email, `No presence data for ${server.users.desdemona.email}`);
+  const invisible = assertSuccess(await server.as('hamlet').get(`/users/${server.users.polonius.id}/presence`));
+  assert.equal(invisible.presence.aggregated.status, 'offline', 'invisible: offline');
+  await error('999999', 'No such user');
+  await error(String(server.users.lear.id), 'No such user');
+});
+
+test('what the server keeps of presence follows invisibility and deactivation', async () => {
+  const shiva = String(server.users.shiva.id);
+  const full = async () => (await server.as('hamlet').post('/users/me/presence', { status: 'active', slim_presence: true })).body.presences;
+  await server.as('shiva').post('/users/me/presence', { status: 'active' });
+  assert.ok(shiva in (await full()));
+  assert.equal((await server.as('shiva').patch('/settings', { presence_enabled: false })).status, 200);
+  const now = () => Math.floor(Date.now() / 1000);
+  assert.ok((await full())[shiva].active_timestamp < now() - 140, 'invisible: backdated');
+  assert.equal((await server.as('shiva').post('/users/me/status', { away: false })).status, 200);
+  assert.ok((await full())[shiva].active_timestamp >= now() - 5, 'active again through the deprecated away');
+  assert.equal((await server.as('iago').delete(`/users/${shiva}`)).status, 200);
+  assert.ok(!(shiva in (await full())), 'deactivated');
+  assert.ok(!(server.users.shiva.email in (await server.as('hamlet').get('/realm/presence')).body.presences));
+  assert.equal((await server.as('iago').post(`/users/${shiva}/reactivate`)).status, 200);
+  assert.ok(shiva in (await full()), 'reactivated');
 });

@@ -174,9 +174,10 @@ describe('own settings', () => {
     assertSuccess(await server.anon().get(path!, {}, { root: true }));
     for (const who of ['cordelia', 'polonius'] as const) {
       const people = (await l.take(who, 'realm_user')).map((e) => e.person);
+      // In the reference server's order (do_change_user_delivery_email): the address, then the API e-mail.
       assert.deepEqual(people, [
-        { user_id: server.users.hamlet.id, new_email: 'prince@zulip.example.com' },
         { user_id: server.users.hamlet.id, delivery_email: 'prince@zulip.example.com' },
+        { user_id: server.users.hamlet.id, new_email: 'prince@zulip.example.com' },
       ]);
     }
     assertError(await server.anon().get(path!, {}, { root: true }), 404, 'BAD_REQUEST', 'Invalid or expired confirmation link');
@@ -268,5 +269,21 @@ describe('bulk settings', () => {
     await ok('iago', { high_contrast_mode: true, target_users: { group_ids: [members], user_ids: [server.users.polonius.id] } });
     assert.equal((await mySettings('cordelia')).high_contrast_mode, true);
     assert.equal((await mySettings('polonius')).high_contrast_mode, true);
+  });
+
+  test('the bulk form by role: owners and administrators only', async () => {
+    const target = { user_ids: [server.users.polonius.id] };
+    for (const name of ['desdemona', 'iago'] as const) {
+      const res = await server.as(name).patch('/settings', { enter_sends: name === 'desdemona', target_users: target });
+      assert.equal(res.status, 200, `${name}: ${res.text}`);
+    }
+    for (const name of ['shiva', 'cordelia', 'polonius'] as const) {
+      const res = await server.as(name).patch('/settings', { enter_sends: true, target_users: target });
+      assert.deepEqual([res.status, res.body.code, res.body.msg], [400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator'], name);
+    }
+    const res = await server.as('polonius').post('/register', { fetch_event_types: ['user_settings'] });
+    assert.equal(res.body.user_settings.enter_sends, false, 'the last change, by an administrator');
+    const deactivated = await server.as('iago').patch('/settings', { enter_sends: true, target_users: { group_ids: [999999] } });
+    assert.equal(deactivated.body.msg, 'Invalid user group ID: 999999');
   });
 });

@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import type { App } from '../app.js';
 import { imageKind } from '../emoji/image.js';
-import { avatarUrl, gravatarUrl } from '../format/users.js';
+import { avatarUrl, gravatarUrl, INACCESSIBLE_USER_AVATAR } from '../format/users.js';
 import { ApiError, UnauthorizedError } from '../http/errors.js';
 import type { UploadedFile } from '../http/request-values.js';
 import { isRealmAdmin } from '../permissions/channels.js';
@@ -12,8 +12,10 @@ import { realmSettings } from '../state/realm.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
 import { avatarFileName, setAvatar } from '../store/avatars.js';
 import type { Realm } from '../store/realms.js';
-import { findUser, findUserByEmail, type User } from '../store/users.js';
+import { findUser, type User } from '../store/users.js';
 import { inTransaction } from './transaction.js';
+import { emitPersonUpdate } from './user-events.js';
+import { lookUpUser } from './users.js';
 import { MIB } from './uploads.js';
 
 export const AVATAR_FILE_NAME = /^[0-9a-f]{16}\.(png|gif|jpg|webp)$/;
@@ -24,17 +26,14 @@ function checkAvatarChangesAllowed(realm: Realm, user: User): void {
   if (realmSettings(realm).avatar_changes_disabled && !isRealmAdmin(user)) throw new ApiError('Avatar changes are disabled in this organization.');
 }
 
-// Every user who can see this one is told (everyone in the organization, for now); the old image goes once the
-// change has committed.
+// Every user who may access this one is told; the old image goes once the change has committed.
 async function changeAvatar(app: App, realm: Realm, user: User, source: 'U' | 'G', fileName: string | null): Promise<string> {
   const { previous, updated } = await inTransaction(app, async (tx, emit) => {
     const previous = await avatarFileName(tx, user.id);
     const updated: User = { ...user, avatarSource: source, avatarVersion: await setAvatar(tx, user.id, source, fileName) };
-    const person = {
-      user_id: user.id, avatar_source: source, avatar_url: avatarUrl(updated, false), avatar_url_medium: avatarUrl(updated, false, true),
-      avatar_version: updated.avatarVersion,
-    };
-    emit(realm.id, { type: 'realm_user', op: 'update', person }, null);
+    await emitPersonUpdate(tx, emit, realm, user, {
+      avatar_source: source, avatar_url: avatarUrl(updated, false), avatar_url_medium: avatarUrl(updated, false, true), avatar_version: updated.avatarVersion,
+    });
     return { previous, updated };
   });
   if (previous) await app.storage.delete(avatarKey(realm.id, previous));
@@ -65,12 +64,15 @@ export async function doDeleteAvatar(app: App, realm: Realm, user: User): Promis
 }
 
 // Spectators (when the organization admits them) may look avatars up by id only, as with the reference server,
-// so that they cannot probe e-mail addresses. An unknown user gets the generated image of the given text.
+// so that they cannot probe e-mail addresses. An unknown user (or a real address hidden from the viewer) gets the
+// generated image of the given text; a user a limited guest may not access, the placeholder image.
 export async function avatarLocation(app: App, realm: Realm, viewer: User | null, key: string, medium: boolean): Promise<string> {
   const byId = /^\d{1,9}$/.test(key);
   if (!viewer && (!byId || !realmSettings(realm).enable_spectator_access)) throw new UnauthorizedError();
-  const target = byId ? await findUser(app.db, realm.id, Number(key)) : await findUserByEmail(app.db, realm.id, key);
+  const found = viewer ? await lookUpUser(app, realm, viewer, byId ? { id: Number(key) } : { email: key }) : undefined;
+  const target = viewer ? found?.user : await findUser(app.db, realm.id, Number(key));
   if (!target) return gravatarUrl(key, 1, medium);
+  if (found && !found.accessible) return INACCESSIBLE_USER_AVATAR;
   const file = target.avatarSource === 'U' ? await avatarFileName(app.db, target.id) : undefined;
   return file ? avatarFileUrl(realm.id, file) : gravatarUrl(target.deliveryEmail, target.avatarVersion, medium);
 }

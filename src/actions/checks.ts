@@ -1,6 +1,7 @@
 // Validation shared by the actions that create or rename people and organizations.
 import { ApiError } from '../http/errors.js';
 import { codePointLength } from '../lib/text.js';
+import { ROLE } from '../store/users.js';
 
 export const MAX_NAME_LENGTH = 100;
 export const MIN_NAME_LENGTH = 2;
@@ -58,4 +59,14 @@ export function checkRealmName(name: string): string {
 // Personal settings, status and presence are for people; the reference server refuses bots there.
 export function checkHuman(user: { isBot: boolean }): void {
   if (user.isBot) throw new ApiError('This endpoint does not accept bot requests.');
+}
+
+export function checkNotGuest(user: { role: number }): void {
+  if (user.role === ROLE.guest) throw new ApiError('Not allowed for guest users');
+}
+
+// The reference server's require_member_or_admin: guests are refused first, then bots.
+export function checkMemberOrAdmin(user: { isBot: boolean; role: number }): void {
+  checkNotGuest(user);
+  checkHuman(user);
 }

@@ -5,17 +5,18 @@ import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
 import { ApiError } from '../http/errors.js';
 import { randomToken } from '../lib/secrets.js';
-import { canAddSubscribers, isGuest, isRealmAdmin, type Viewer } from '../permissions/channels.js';
+import { canAddSubscribers, isRealmAdmin, type Viewer } from '../permissions/channels.js';
 import type { Db, Tx } from '../store/db.js';
 import { systemGroupIds } from '../store/groups.js';
 import { findInvite, insertInvite, listLiveInvites, revokeInvite, type MultiuseInvite } from '../store/invites.js';
 import type { Realm } from '../store/realms.js';
 import { listDefaultStreamIds } from '../store/streams.js';
 import { isStoredId, listUsers, ROLE, ROLES, type User } from '../store/users.js';
+import { checkMemberOrAdmin } from './checks.js';
 import { accessChannelById, holdsRealmSetting, realmGroupValue, viewerOf } from './channels.js';
 import { accessGroupsForAdding } from './user-group-members.js';
 import { inTransaction, type Emit } from './transaction.js';
-import { OrganizationAdministratorRequired } from './users.js';
+import { OrganizationAdministratorRequired, OrganizationOwnerRequired } from './users.js';
 
 export const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;
 // Far enough for any real use; keeps expiry timestamps well inside every date type.
@@ -33,13 +34,6 @@ export interface CreateInviteInput {
 
 export const inviteLink = (realmUrl: string, key: string) => `${realmUrl}/join/${key}/`;
 
-// The reference server refuses guests and bots on every invitation endpoint before looking at anything else.
-function checkMemberOrAdmin(user: User): void {
-  if (isGuest(user)) throw new ApiError('Not allowed for guest users');
-  if (user.isBot) throw new ApiError('This endpoint does not accept bot requests.');
-}
-
-const ownerRequired = () => new ApiError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL');
 
 function expiryOf(app: App, minutes: number | null | undefined, now: number): number | null {
   if (minutes === undefined) {
@@ -92,7 +86,7 @@ export async function doCreateMultiuseInvite(app: App, realm: Realm, user: User,
     const systemGroups = await systemGroupIds(tx, realm.id);
     if (!holdsRealmSetting(viewer, realm, 'create_multiuse_invite_group', systemGroups)) throw new ApiError('Insufficient permission');
     // Only roles as restricted as the caller's own: owners alone invite owners.
-    if (input.invitedAs === ROLE.owner && user.role !== ROLE.owner) throw ownerRequired();
+    if (input.invitedAs === ROLE.owner && user.role !== ROLE.owner) throw new OrganizationOwnerRequired();
     if (input.invitedAs < user.role) throw new OrganizationAdministratorRequired();
     const streamIds = await checkChannels(tx, realm, viewer, input.streamIds, systemGroups);
     const groupIds = await checkGroups(tx, realm, user, input.groupIds);
@@ -138,7 +132,7 @@ async function accessInviteForRevoking(db: Db, realm: Realm, user: User, id: num
   const invite = await findInvite(db, realm.id, id);
   if (!invite) throw new ApiError('No such invitation');
   if (invite.referredBy !== user.id) {
-    if (invite.invitedAs === ROLE.owner && user.role !== ROLE.owner) throw ownerRequired();
+    if (invite.invitedAs === ROLE.owner && user.role !== ROLE.owner) throw new OrganizationOwnerRequired();
     if (!isRealmAdmin(user)) throw new OrganizationAdministratorRequired();
   }
   if (invite.revoked) throw new ApiError('Invitation has already been revoked');

@@ -19,6 +19,7 @@ import { formatMessage } from '../format/messages.js';
 import { realmGroupValue } from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { renderExtras } from './linkifiers.js';
+import { flagAlertWords } from './alert-words.js';
 import { claimAttachments } from './attachment-claims.js';
 
 export interface SendInput {
@@ -199,6 +200,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     (topicParticipants.has(userId) ? FLAG_BITS.topic_wildcard_mentioned : 0) |
     (userId === sender.id && !recipientSet.has(sender.id) ? FLAG_BITS.historical : 0);
   const rows = recipients.map((userId) => ({ userId, flags: flagsFor(userId) }));
+  await flagAlertWords(tx, realm.id, content, rows);
   const id = await insertMessage(tx, message, rows);
   await claimAttachments(tx, emit, realm, sender, id, content);
   if (stream && stream.firstMessageId === null) await updateStream(tx, stream.id, { firstMessageId: id });

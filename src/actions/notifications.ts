@@ -9,6 +9,7 @@ import type { User } from '../store/users.js';
 import { sendMessageInTx } from './messages-send.js';
 import { notificationBot } from './system-bots.js';
 import type { Emit } from './transaction.js';
+import { hostOf } from '../lib/urls.js';
 
 export interface NoticeContext {
   tx: Tx;
@@ -23,9 +24,6 @@ export interface NoticeContext {
 export const CHANNEL_EVENTS_TOPIC = 'channel events';
 export const channelEventsTopic = (s: Stream) => (s.topicsPolicy === 'empty_topic_only' ? '' : CHANNEL_EVENTS_TOPIC);
 
-// The URL's host without the port. Not parsed with URL: a Host header such as lear.127.0.0.1 is not a valid URL
-// host, yet names the organization.
-const hostOf = (url: string) => url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/.*$/s, '').replace(/:\d*$/, '');
 
 // `markRead` picks the recipients for whom the notice arrives already read.
 type Target = { channel: Stream; topic: string } | { userId: number };

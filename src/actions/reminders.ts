@@ -7,6 +7,7 @@ import { directMessageUrl, fenceFor, truncated } from '../format/quote.js';
 import { channelNarrow, silentMention } from '../lib/mention-syntax.js';
 import { ApiError } from '../http/errors.js';
 import { codePointLength } from '../lib/text.js';
+import { hostOf } from '../lib/urls.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
 import type { Db } from '../store/db.js';
 import { dmMembers, type Message } from '../store/messages.js';
@@ -75,7 +76,7 @@ export async function doCreateReminder(app: App, realm: Realm, user: User, input
   const fields = await checkScheduled(app, realm, user, { type: 'private', to: [user.id], topic: '', content, scheduledTimestamp: input.scheduledDeliveryTimestamp });
   return inTransaction(app, async (tx, emit) => {
     // Made now, while the organization's address is known, so that the worker finds it at delivery time.
-    await notificationBot(tx, emit, realm, new URL(realmUrl).hostname);
+    await notificationBot(tx, emit, realm, hostOf(realmUrl));
     const reminder = await insertScheduled(tx, realm.id, user.id, fields, false, message.id);
     emit(realm.id, { type: 'reminders', op: 'add', reminders: [formatReminder(reminder)] }, [user.id]);
     return reminder.id;

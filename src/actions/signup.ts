@@ -17,7 +17,8 @@ import { addSubscriptionsInTx } from './subscriptions.js';
 import { welcomeBot } from './system-bots.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { addGroupMembersInTx } from './user-group-members.js';
-import { insertUserInTx, prepareUser } from './users.js';
+import { insertUserInTx, prepareUser, realmFakeEmailDomain } from './users.js';
+import { hostOf } from '../lib/urls.js';
 
 export type LinkProblem = 'missing' | 'expired' | 'revoked' | 'deactivated';
 
@@ -92,10 +93,10 @@ export async function doJoin(app: App, realm: Realm, key: string, input: JoinInp
   return inTransaction(app, async (tx, emit) => {
     // Checked again: the link may have been revoked while the password was hashed.
     const invite = await accessLink(tx, realm, key);
-    const user = await insertUserInTx(tx, emit, realm.id, { ...prepared, role: invite.invitedAs as Role });
+    const user = await insertUserInTx(tx, emit, realm, { ...prepared, role: invite.invitedAs as Role }, realmFakeEmailDomain(app, realm));
     await addSubscriptionsInTx(tx, emit, realm, await systemGroupIds(tx, realm.id), [user], await channelsOf(tx, realm, invite));
     await addToGroups(tx, emit, realm, invite, user);
-    await sendWelcome(tx, emit, realm, invite, user, new URL(realmUrl).hostname);
+    await sendWelcome(tx, emit, realm, invite, user, hostOf(realmUrl));
     return user;
   });
 }

@@ -1,7 +1,7 @@
 // Subscribing (creating missing channels), unsubscribing and per-user subscription settings.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
-import { canAddSubscribers, canRemoveSubscribers, canSeeSubscribers, hasContentAccess, canSubscribeSelf, hasMetadataAccess, isGuest, isRealmAdmin, type Viewer } from '../permissions/channels.js';
+import { canAddSubscribers, canRemoveSubscribers, canSeeSubscribers, hasContentAccess, canSubscribeSelf, hasMetadataAccess, isRealmAdmin, type Viewer } from '../permissions/channels.js';
 import { streamList, subscriptionState, type StreamListOptions } from '../state/subscriptions.js';
 import type { Tx } from '../store/db.js';
 import { systemGroupIds } from '../store/groups.js';
@@ -16,6 +16,7 @@ import { formatStream, formatSubscription } from '../format/channels.js';
 import { displayTopic } from '../format/messages.js';
 import { channelTopics } from '../store/messages.js';
 import { accessChannelById, accessChannelByName, channelAudience, checkChannelName, checkNewChannel, holdsRealmSetting, insertChannel, realmGroupValue, viewerOf, type NewChannelInput } from './channels.js';
+import { checkNotGuest } from './checks.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { isUniqueViolation } from '../store/tx.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
@@ -48,7 +49,7 @@ export interface SubscribeInput extends Omit<NewChannelInput, 'name' | 'descript
 
 export async function doSubscribe(app: App, realm: Realm, user: User, input: SubscribeInput, realmUrl: string) {
   // As the reference server refuses the whole endpoint to guests (require_non_guest_user).
-  if (isGuest(user)) throw new ApiError('Not allowed for guest users');
+  checkNotGuest(user);
   return inTransaction(app, async (tx, emit) => {
     const viewer = await viewerOf(tx, user);
     const systemGroups = await systemGroupIds(tx, realm.id);

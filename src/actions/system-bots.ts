@@ -37,7 +37,7 @@ async function systemBot(tx: Tx, emit: Emit, realm: Realm, host: string, bot: Sy
   await lockRealm(tx, dialectOf(tx), realm.id);
   const created = await findBot(tx, realm, bot, email);
   if (created) return created;
-  return insertUserInTx(tx, emit, realm.id, {
+  return insertUserInTx(tx, emit, realm, {
     email,
     fullName: bot.fullName,
     password: null,

@@ -5,7 +5,8 @@ import type { Db } from '../store/db.js';
 import { groupsOfUser, systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
 import { findUserGroup, type GroupSetting, type UserGroup } from '../store/user-groups.js';
-import { findUsers, ROLE, type User } from '../store/users.js';
+import { findUsers, type User } from '../store/users.js';
+import { checkNotGuest } from './checks.js';
 import { holdsRealmSetting } from './channels.js';
 
 export const insufficient = () => new ApiError('Insufficient permission');
@@ -20,7 +21,7 @@ export interface Actor { user: User; groups: Set<number>; system: Map<string, nu
 
 // Guests change no group, whatever the group's settings say, as in the reference server.
 export async function actorOf(db: Db, realm: Realm, user: User): Promise<Actor> {
-  if (user.role === ROLE.guest) throw new ApiError('Not allowed for guest users');
+  checkNotGuest(user);
   return { user, groups: await groupsOfUser(db, user.id), system: await systemGroupIds(db, realm.id) };
 }
 

@@ -10,7 +10,7 @@ import type { Realm } from '../store/realms.js';
 import { listRealmEmoji } from '../store/realm-emoji.js';
 import { findUsers, listUsers, updateUser, type User } from '../store/users.js';
 import { checkHuman } from './checks.js';
-import { applySettings } from './settings.js';
+import { applyContext, applySettings } from './settings.js';
 import { inTransaction } from './transaction.js';
 
 // Kept with the user's settings under a bookkeeping key (names starting with `_` are not settings).
@@ -71,7 +71,7 @@ export async function doUpdateStatus(app: App, realm: Realm, user: User, input: 
     // `away` is the deprecated spelling of invisible mode: the setting changes with all that follows from it.
     if (input.away !== undefined) {
       const [fresh] = await findUsers(tx, realm.id, [user.id]);
-      await applySettings(tx, emit, realm, fresh, { presence_enabled: !input.away }, true, false);
+      await applySettings(applyContext(app, tx, emit, realm), fresh, { presence_enabled: !input.away }, true, false);
     }
     emit(realm.id, event, null);
   });

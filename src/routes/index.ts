@@ -28,6 +28,11 @@ import { avatarRoutes } from './avatars.js';
 import { inviteRoutes } from './invites.js';
 import { signupRoutes } from './signup.js';
 import { reminderRoutes } from './reminders.js';
+import { alertWordRoutes } from './alert-words.js';
+import { profileFieldRoutes } from './profile-fields.js';
+import { realmDomainRoutes } from './realm-domains.js';
+import { userDefaultRoutes } from './user-defaults.js';
+import { botRoutes } from './bots.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -62,6 +67,11 @@ export function allRoutes(): AnyRoute[] {
     ...inviteRoutes,
     ...signupRoutes,
     ...reminderRoutes,
+    ...alertWordRoutes,
+    ...profileFieldRoutes,
+    ...realmDomainRoutes,
+    ...userDefaultRoutes,
+    ...botRoutes,
   );
   return routes;
 }

@@ -1,4 +1,4 @@
-import { doUpdatePresence } from '../actions/presence.js';
+import { accessRealmPresence, accessUserPresence, doUpdatePresence } from '../actions/presence.js';
 import { bool, int, str } from '../http/params.js';
 import { route } from '../http/route.js';
 
@@ -25,5 +25,22 @@ export const presenceRoutes = [
         historyLimitDays: params.history_limit_days,
         slimPresence: params.slim_presence,
       }),
+  }),
+  route({
+    method: 'GET',
+    path: '/realm/presence',
+    auth: 'user',
+    summary: "The organization's presence (legacy format)",
+    params: {},
+    handler: ({ app, realm }) => accessRealmPresence(app, realm),
+  }),
+  route({
+    method: 'GET',
+    path: '/users/{user_id}/presence',
+    auth: 'user',
+    summary: "One user's presence, by id or API e-mail",
+    params: { user_id: str().describe('a user id, or an API e-mail address') },
+    handler: ({ app, realm, user, params }) =>
+      accessUserPresence(app, realm, user, /^\d+$/.test(params.user_id) ? { id: Number(params.user_id) } : { email: params.user_id }, params.user_id),
   }),
 ];

@@ -21,6 +21,11 @@ import { channelFoldersState } from '../actions/channel-folders.js';
 import { realmEmojiState } from '../actions/realm-emoji.js';
 import { linkifierState } from '../actions/linkifiers.js';
 import { reminderList } from '../actions/reminders.js';
+import { alertWordsState } from '../actions/alert-words.js';
+import { profileFieldsState } from '../actions/profile-fields.js';
+import { userDefaultsState } from '../actions/user-defaults.js';
+import { EMBEDDED_BOTS, INCOMING_WEBHOOK_INTEGRATIONS, realmBotsState } from '../actions/bots.js';
+import { listRealmDomains } from '../store/realm-domains.js';
 
 export interface StateOptions {
   applyMarkdown: boolean;
@@ -83,6 +88,15 @@ const PRODUCERS: Record<string, Producer> = {
   realm_emoji: async (ctx) => ({ realm_emoji: await realmEmojiState(ctx.db, ctx.realm) }),
   realm_linkifiers: (ctx) => linkifierState(ctx.db, ctx.realm, ctx.options.capabilities, false),
   realm_filters: (ctx) => linkifierState(ctx.db, ctx.realm, ctx.options.capabilities, true),
+  alert_words: (ctx) => alertWordsState(ctx.db, ctx.user),
+  custom_profile_fields: (ctx) => profileFieldsState(ctx.db, ctx.realm),
+  realm_domains: async (ctx) => ({ realm_domains: await listRealmDomains(ctx.db, ctx.realm.id) }),
+  realm_user_settings_defaults: (ctx) => userDefaultsState(ctx.db, ctx.realm),
+  realm_bot: (ctx) => realmBotsState(ctx.db, ctx.realm, ctx.user),
+  realm_embedded_bots: () => ({ realm_embedded_bots: EMBEDDED_BOTS }),
+  realm_incoming_webhook_bots: () => ({ realm_incoming_webhook_bots: INCOMING_WEBHOOK_INTEGRATIONS }),
+  // Push notifications are not offered, so no device is ever registered (feature level 468).
+  device: () => ({ devices: {} }),
 };
 
 // `types` null means every block. Unknown types are ignored, as the reference server does.

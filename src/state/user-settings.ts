@@ -244,6 +244,12 @@ export function userSettings(user: User): UserSettings {
   return out as UserSettings;
 }
 
+// One setting, without building the whole object (for checks made per user of a large organization).
+export function userSetting<K extends UserSettingName>(user: User, name: K): UserSettings[K] {
+  if (name === 'timezone') return user.timezone as UserSettings[K];
+  return (name in user.settings ? user.settings[name] : USER_SETTING_DEFAULTS[name]) as UserSettings[K];
+}
+
 // The user_settings_object capability has no effect at this feature level (contract §4.5): every client gets
 // the user_settings object and no legacy top-level copies, whose event types were removed at feature level 439.
 export function userSettingsState(user: User, _capabilities: { user_settings_object?: boolean } = {}): { user_settings: Record<string, unknown> } {

@@ -15,6 +15,7 @@ import { scheduledMessages } from './migrations/013-scheduled-messages.js';
 import { search } from './migrations/007-search.js';
 import { uploads } from './migrations/014-uploads.js';
 import { invitesAndReminders } from './migrations/015-invites-reminders.js';
+import { usersOrg } from './migrations/016-users-org.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '007-search': search,
   '014-uploads': uploads,
   '015-invites-reminders': invitesAndReminders,
+  '016-users-org': usersOrg,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

@@ -300,11 +300,69 @@ export interface MultiuseInviteTable {
   welcome_message_custom_text: string | null;
 }
 
+export interface AlertWordTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  word: string;
+  word_key: string;
+}
+
+export interface CustomProfileFieldTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  hint: Generated<string>;
+  field_type: number;
+  field_data: Generated<string>;
+  order: Generated<number>;
+  display_in_profile_summary: Generated<number>;
+  required: Generated<number>;
+  editable_by_user: Generated<number>;
+}
+
+export interface CustomProfileFieldValueTable {
+  user_id: number;
+  field_id: number;
+  value: string;
+  rendered_value: string | null;
+}
+
+export interface RealmDomainTable {
+  id: Generated<number>;
+  realm_id: number;
+  domain: string;
+  allow_subdomains: Generated<number>;
+}
+
+export interface RealmUserDefaultsTable {
+  realm_id: number;
+  settings: string;
+}
+
+export interface BotSettingsTable {
+  user_id: number;
+  default_sending_stream_id: number | null;
+  default_events_register_stream_id: number | null;
+  default_all_public_streams: Generated<number>;
+  service_name: string | null;
+  service_base_url: string | null;
+  service_interface: number | null;
+  service_token: string | null;
+  config_data: Generated<string>;
+}
+
 export interface Schema {
   attachments: AttachmentTable;
   attachment_messages: AttachmentMessageTable;
   user_avatars: UserAvatarTable;
   multiuse_invites: MultiuseInviteTable;
+  alert_words: AlertWordTable;
+  custom_profile_fields: CustomProfileFieldTable;
+  custom_profile_field_values: CustomProfileFieldValueTable;
+  realm_domains: RealmDomainTable;
+  realm_user_defaults: RealmUserDefaultsTable;
+  bot_settings: BotSettingsTable;
   reactions: ReactionTable;
   realm_emoji: RealmEmojiTable;
   linkifiers: LinkifierTable;

@@ -2,46 +2,22 @@
 // and the outcome each kind of caller gets. Roles not listed in `ok` get `denied`; `other` is the outcome for the
 // owner of another organization calling on their own host with this organization's ids (default: as the owner,
 // for requests that name nothing of this organization); `anon` is for endpoints that take no credentials.
-import type { ParamValue, Reply } from './client.js';
 import { PASSWORD } from './server.js';
-import { Fixtures, PNG, SEED_OF, unique, type Caller, type Role } from './permission-fixtures.js';
+import {
+  ADMIN, ADMINS, BAD_MESSAGE, Fixtures, HUMANS, me, NO_BOTS, NO_GUESTS, NO_USER, NOT_GUEST, own, PNG, unique, type Case, type Caller, type Outcome,
+} from './permission-fixtures.js';
+import { FILE_CASES } from './permission-cases-files.js';
+import { ORG_CASES } from './permission-cases-org.js';
 
-export { Fixtures, ROLES, sendForm, type Caller, type Role } from './permission-fixtures.js';
+export { Fixtures, ROLES, sendForm, sendTus, type Case, type Caller, type Outcome, type Req, type Role } from './permission-fixtures.js';
 
-// A status alone, or [status, code, msg].
-export type Outcome = number | [number, string, string];
-export interface Req {
-  method?: string;
-  path: string;
-  params?: Record<string, ParamValue>;
-  multipart?: FormData;
-}
-export interface Case {
-  key: string; // "METHOD /api/v1/path" as in GET /api/v1/openapi.json
-  label?: string;
-  request(f: Fixtures, who: Caller): Promise<Req> | Req;
-  ok?: Role[];
-  denied?: Outcome;
-  other?: Outcome;
-  anon?: Outcome;
-  byRole?: Partial<Record<Role, Outcome>>; // where a denial differs between roles
-  check?(reply: Reply, who: Caller, f: Fixtures): void;
-}
-
-const ADMIN: Outcome = [400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator'];
-const ADMINS: Role[] = ['owner', 'admin'];
-const NOT_GUEST: Role[] = ['owner', 'admin', 'moderator', 'member', 'bot'];
-const BAD_MESSAGE: Outcome = [400, 'BAD_REQUEST', 'Invalid message(s)'];
 const BAD_CHANNEL: Outcome = [400, 'BAD_REQUEST', 'Invalid channel ID'];
-const NO_USER: Outcome = [400, 'BAD_REQUEST', 'No such user'];
 const BAD_GROUP: Outcome = [400, 'BAD_REQUEST', 'Invalid user group'];
 const NO_LINKIFIER: Outcome = [400, 'BAD_REQUEST', 'Linkifier not found.'];
 const CANNOT_ADMINISTER: Outcome = [400, 'CANNOT_ADMINISTER_CHANNEL', 'You do not have permission to administer this channel.'];
 
-const own = (f: Fixtures, who: Caller) => f.client(who);
 const queue = async (f: Fixtures, who: Caller, as?: 'cordelia') =>
   (await f.ok((as ? f.server.as(as) : own(f, who)).post('/register', { fetch_event_types: [] }))).queue_id as string;
-const me = (f: Fixtures, who: Caller) => (who === 'other' ? f.server.users.lear : f.server.users[SEED_OF[who === 'anon' ? 'member' : who]]);
 
 export const CASES: Case[] = [
   { key: 'GET /api/v1/server_settings', request: () => ({ path: '/server_settings' }), anon: 200 },
@@ -57,6 +33,7 @@ export const CASES: Case[] = [
   { key: 'GET /api/v1/users/me', request: () => ({ path: '/users/me' }) },
   { key: 'GET /api/v1/users', request: () => ({ path: '/users' }) },
   { key: 'GET /api/v1/users/{user_id}', request: (f) => ({ path: `/users/${f.server.users.cordelia.id}` }), other: NO_USER },
+  { key: 'GET /api/v1/users/{user_id}', label: 'by e-mail', request: (f) => ({ path: `/users/${encodeURIComponent(f.server.users.cordelia.email)}` }), other: NO_USER },
   {
     key: 'POST /api/v1/users',
     request: () => ({ path: '/users', params: { email: `${unique('new')}@zulip.example.com`, password: PASSWORD, full_name: 'New' } }),
@@ -77,7 +54,7 @@ export const CASES: Case[] = [
   {
     key: 'POST /api/v1/users/me/subscriptions', label: 'creating a channel',
     request: () => ({ path: '/users/me/subscriptions', params: { subscriptions: [{ name: unique('Created ') }] } }),
-    ok: NOT_GUEST, denied: [400, 'BAD_REQUEST', 'Insufficient permission'],
+    ok: NOT_GUEST, denied: NO_GUESTS,
   },
   { key: 'GET /api/v1/users/me/subscriptions', request: () => ({ path: '/users/me/subscriptions' }) },
   {
@@ -161,14 +138,14 @@ export const CASES: Case[] = [
     other: [400, 'BAD_REQUEST', 'Moderation request channel must be specified to enable message reporting.'],
   },
   { key: 'POST /api/v1/messages/render', request: () => ({ path: '/messages/render', params: { content: '**hi**' } }) },
-  { key: 'PATCH /api/v1/settings', request: () => ({ path: '/settings', params: { twenty_four_hour_time: true } }) },
-  { key: 'PATCH /api/v1/settings/display', request: () => ({ path: '/settings/display', params: { twenty_four_hour_time: false } }) },
-  { key: 'PATCH /api/v1/settings/notifications', request: () => ({ path: '/settings/notifications', params: { enable_sounds: false } }) },
+  { key: 'PATCH /api/v1/settings', request: () => ({ path: '/settings', params: { twenty_four_hour_time: true } }), ok: HUMANS, denied: NO_BOTS },
+  { key: 'PATCH /api/v1/settings/display', request: () => ({ path: '/settings/display', params: { twenty_four_hour_time: false } }), ok: HUMANS, denied: NO_BOTS },
+  { key: 'PATCH /api/v1/settings/notifications', request: () => ({ path: '/settings/notifications', params: { enable_sounds: false } }), ok: HUMANS, denied: NO_BOTS },
   {
     key: 'GET /accounts/confirm_new_email/{key}', request: () => ({ path: '/accounts/confirm_new_email/no-such-key' }),
     ok: [], denied: [404, 'BAD_REQUEST', '*'], other: [404, 'BAD_REQUEST', '*'], anon: [404, 'BAD_REQUEST', '*'],
   },
-  { key: 'POST /api/v1/users/me/presence', request: () => ({ path: '/users/me/presence', params: { status: 'active' } }) },
+  { key: 'POST /api/v1/users/me/presence', request: () => ({ path: '/users/me/presence', params: { status: 'active' } }), ok: HUMANS, denied: NO_BOTS },
   { key: 'GET /api/v1/drafts', request: () => ({ path: '/drafts' }) },
   {
     key: 'POST /api/v1/drafts',
@@ -205,7 +182,7 @@ export const CASES: Case[] = [
   { key: 'GET /api/v1/navigation_views', request: () => ({ path: '/navigation_views' }) },
   { key: 'POST /api/v1/navigation_views', request: () => ({ path: '/navigation_views', params: { fragment: `narrow/topic/${unique('v')}`, is_pinned: true, name: unique('view ') } }) },
   {
-    key: 'PATCH /api/v1/navigation_views/{fragment}',
+    key: 'PATCH /api/v1/navigation_views/{fragment*}',
     request: async (f, who) => {
       const fragment = `narrow/topic/${unique('v')}`;
       await f.ok(own(f, who).post('/navigation_views', { fragment, is_pinned: true, name: unique('view ') }));
@@ -213,7 +190,7 @@ export const CASES: Case[] = [
     },
   },
   {
-    key: 'DELETE /api/v1/navigation_views/{fragment}',
+    key: 'DELETE /api/v1/navigation_views/{fragment*}',
     request: async (f, who) => {
       const fragment = `narrow/topic/${unique('v')}`;
       await f.ok(own(f, who).post('/navigation_views', { fragment, is_pinned: true, name: unique('view ') }));
@@ -223,22 +200,22 @@ export const CASES: Case[] = [
   { key: 'GET /api/v1/user_groups', request: () => ({ path: '/user_groups' }) },
   {
     key: 'POST /api/v1/user_groups/create', request: (f, who) => ({ path: '/user_groups/create', params: { name: unique('g'), description: 'd', members: [me(f, who).id] } }),
-    ok: NOT_GUEST, denied: [400, 'BAD_REQUEST', 'Insufficient permission'],
+    ok: NOT_GUEST, denied: NO_GUESTS,
   },
   {
     key: 'PATCH /api/v1/user_groups/{user_group_id}', label: "a group made by another member",
     request: async (f) => ({ path: `/user_groups/${await f.group('cordelia')}`, params: { description: 'new' } }),
-    ok: ['owner'], denied: [400, 'BAD_REQUEST', 'Insufficient permission'], other: BAD_GROUP,
+    ok: ['owner'], denied: [400, 'BAD_REQUEST', 'Insufficient permission'], byRole: { guest: NO_GUESTS }, other: BAD_GROUP,
   },
   {
     key: 'POST /api/v1/user_groups/{user_group_id}/deactivate', label: 'a group made by another member',
     request: async (f) => ({ path: `/user_groups/${await f.group('cordelia')}/deactivate` }),
-    ok: ['owner'], denied: [400, 'BAD_REQUEST', 'Insufficient permission'], other: BAD_GROUP,
+    ok: ['owner'], denied: [400, 'BAD_REQUEST', 'Insufficient permission'], byRole: { guest: NO_GUESTS }, other: BAD_GROUP,
   },
   {
     key: 'POST /api/v1/user_groups/{user_group_id}/members', label: 'joining a group made by another member',
     request: async (f, who) => ({ path: `/user_groups/${await f.group('cordelia')}/members`, params: { add: [me(f, who).id] } }),
-    ok: ['owner'], denied: [400, 'BAD_REQUEST', 'Insufficient permission'], other: BAD_GROUP,
+    ok: ['owner'], denied: [400, 'BAD_REQUEST', 'Insufficient permission'], byRole: { guest: NO_GUESTS }, other: BAD_GROUP,
   },
   { key: 'GET /api/v1/user_groups/{user_group_id}/members', request: async (f) => ({ path: `/user_groups/${await f.group('cordelia')}/members` }), other: BAD_GROUP },
   {
@@ -248,7 +225,7 @@ export const CASES: Case[] = [
   {
     key: 'POST /api/v1/user_groups/{user_group_id}/subgroups', label: 'a group made by another member',
     request: async (f) => ({ path: `/user_groups/${await f.group('cordelia')}/subgroups`, params: { add: [await f.group('cordelia')] } }),
-    ok: ['owner'], denied: [400, 'BAD_REQUEST', 'Insufficient permission'], other: BAD_GROUP,
+    ok: ['owner'], denied: [400, 'BAD_REQUEST', 'Insufficient permission'], byRole: { guest: NO_GUESTS }, other: BAD_GROUP,
   },
   { key: 'GET /api/v1/user_groups/{user_group_id}/subgroups', request: async (f) => ({ path: `/user_groups/${await f.group('cordelia')}/subgroups` }), other: BAD_GROUP },
   { key: 'GET /api/v1/scheduled_messages', request: () => ({ path: '/scheduled_messages' }) },
@@ -268,7 +245,7 @@ export const CASES: Case[] = [
     key: 'DELETE /api/v1/scheduled_messages/{scheduled_message_id}', label: "someone else's", request: async (f) => ({ path: `/scheduled_messages/${await f.scheduled('cordelia')}` }),
     ok: [], denied: [404, 'BAD_REQUEST', 'Scheduled message does not exist'], other: [404, 'BAD_REQUEST', 'Scheduled message does not exist'],
   },
-  { key: 'POST /api/v1/users/me/status', request: () => ({ path: '/users/me/status', params: { status_text: 'busy' } }) },
+  { key: 'POST /api/v1/users/me/status', request: () => ({ path: '/users/me/status', params: { status_text: 'busy' } }), ok: HUMANS, denied: NO_BOTS },
   { key: 'PATCH /api/v1/users/{user_id}', request: async (f) => ({ path: `/users/${await f.user()}`, params: { full_name: 'Renamed' } }), ok: ADMINS, denied: ADMIN, other: NO_USER },
   { key: 'DELETE /api/v1/users/{user_id}', request: async (f) => ({ path: `/users/${await f.user()}` }), ok: ADMINS, denied: ADMIN, other: NO_USER },
   {
@@ -386,6 +363,8 @@ export const CASES: Case[] = [
     },
     { key: `DELETE /api/v1/realm/${kind}/{filter_id}`, request: async (f) => ({ path: `/realm/${kind}/${await f.linkifier()}` }), ok: ADMINS, denied: ADMIN, other: NO_LINKIFIER },
   ]),
+  ...FILE_CASES,
+  ...ORG_CASES,
   // Last: it deactivates the callers (the only owner cannot leave).
   {
     key: 'DELETE /api/v1/users/me', request: () => ({ path: '/users/me' }),

@@ -1,6 +1,6 @@
 // Objects the permission matrix's cases act on, made through the API by the owner or by the caller, and who the
 // callers are.
-import { Client, send, type Reply } from './client.js';
+import { Client, send, type ParamValue, type Reply } from './client.js';
 import { PASSWORD, type SeedName, type TestServer } from './server.js';
 
 export type Role = 'owner' | 'admin' | 'moderator' | 'member' | 'guest' | 'bot';
@@ -9,6 +9,45 @@ export const SEED_OF: Record<Role, SeedName> = { owner: 'desdemona', admin: 'iag
 export type Caller = Role | 'other' | 'anon'; // anon: for endpoints that take no credentials
 
 export const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR-tiny')]);
+
+// A status alone, or [status, code, msg].
+export type Outcome = number | [number, string, string];
+export const ADMIN: Outcome = [400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator'];
+export const OWNER: Outcome = [400, 'UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner'];
+export const ADMINS: Role[] = ['owner', 'admin'];
+export const NOT_GUEST: Role[] = ['owner', 'admin', 'moderator', 'member', 'bot'];
+export const HUMANS: Role[] = ['owner', 'admin', 'moderator', 'member', 'guest'];
+export const MEMBERS_AND_UP: Role[] = ['owner', 'admin', 'moderator', 'member'];
+export const NO_BOTS: Outcome = [400, 'BAD_REQUEST', 'This endpoint does not accept bot requests.'];
+export const NO_GUESTS: Outcome = [400, 'BAD_REQUEST', 'Not allowed for guest users'];
+export const BAD_MESSAGE: Outcome = [400, 'BAD_REQUEST', 'Invalid message(s)'];
+export const NO_USER: Outcome = [400, 'BAD_REQUEST', 'No such user'];
+export const NO_FILE: Outcome = [404, 'BAD_REQUEST', 'This file does not exist or has been deleted.'];
+
+export interface Req {
+  method?: string;
+  path: string;
+  params?: Record<string, ParamValue>;
+  multipart?: FormData;
+  tus?: { headers: Record<string, string>; body?: Buffer | string };
+}
+export interface Case {
+  key: string; // "METHOD /api/v1/path" as in GET /api/v1/openapi.json
+  label?: string;
+  request(f: Fixtures, who: Caller): Promise<Req> | Req;
+  ok?: Role[];
+  success?: number; // the status of success, when not 200
+  html?: boolean; // answered with pages (errors too), for people in a browser
+  denied?: Outcome;
+  other?: Outcome;
+  anon?: Outcome;
+  byRole?: Partial<Record<Role, Outcome>>; // where a denial differs between roles
+  check?(reply: Reply, who: Caller, f: Fixtures): void;
+}
+
+// The caller's own client, and who they are (a member stands in for callers without credentials).
+export const own = (f: Fixtures, who: Caller) => f.client(who);
+export const me = (f: Fixtures, who: Caller) => (who === 'other' ? f.server.users.lear : f.server.users[SEED_OF[who === 'anon' ? 'member' : who]]);
 
 let serial = 0;
 export const unique = (prefix: string) => `${prefix}${++serial}`;
@@ -20,6 +59,8 @@ export class Fixtures {
   vaultMessage = 0; // cordelia's message in Vault
   emojiUrl = '';
   owners = 0; // the role:owners system group
+  matrixFile = ''; // cordelia's upload, linked from a message in Matrix
+  vaultFile = ''; // cordelia's upload, linked from a message in Vault
   constructor(readonly server: TestServer) {}
 
   client(who: Caller): Client {
@@ -47,6 +88,57 @@ export class Fixtures {
     this.emojiUrl = await this.addEmoji('cordelia');
     const groups = (await this.ok(s.as('desdemona').get('/user_groups'))).user_groups as { id: number; name: string }[];
     this.owners = groups.find((g) => g.name === 'role:owners')!.id;
+    for (const channel of ['Matrix', 'Vault']) {
+      const url = await this.upload(s.as('cordelia'), `${channel.toLowerCase()}.txt`);
+      await this.ok(s.as('cordelia').post('/messages', { type: 'stream', to: channel, topic: 'files', content: `[file](${url})` }));
+      if (channel === 'Matrix') this.matrixFile = url;
+      else this.vaultFile = url;
+    }
+  }
+
+  // Uploads a small text file and returns its URL (/user_uploads/...).
+  async upload(client: Client, name = 'notes.txt'): Promise<string> {
+    const form = new FormData();
+    form.append('file', new Blob(['some notes'], { type: 'text/plain' }), name);
+    return (await this.ok(sendForm(client, 'POST', '/api/v1/user_uploads', form))).url;
+  }
+
+  // The id of an attachment the client uploads.
+  async attachment(client: Client): Promise<number> {
+    const pathId = (await this.upload(client)).slice('/user_uploads/'.length);
+    return ((await this.ok(client.get('/attachments'))).attachments as { id: number; path_id: string }[]).find((a) => a.path_id === pathId)!.id;
+  }
+
+  // Starts a resumable upload of `length` bytes and returns its location (/api/v1/tus/...).
+  async tusUpload(client: Client, length = 5): Promise<string> {
+    const reply = await sendTus(client, 'POST', '/api/v1/tus', { 'upload-length': String(length), 'upload-metadata': `filename ${Buffer.from('big.txt').toString('base64')}` });
+    if (reply.status !== 201) throw new Error(`fixture failed: ${reply.status} ${reply.text}`);
+    return reply.headers.location!;
+  }
+
+  async invite(): Promise<{ id: number; key: string }> {
+    const link = (await this.ok(this.server.as('desdemona').post('/invites/multiuse', { invite_as: 400 }))).invite_link as string;
+    const invites = (await this.ok(this.server.as('desdemona').get('/invites'))).invites as { id: number; link_url: string }[];
+    return { id: invites.find((i) => i.link_url === link)!.id, key: /\/join\/([^/]+)\//.exec(link)![1] };
+  }
+
+  async reminder(client: Client): Promise<number> {
+    const at = Math.floor(Date.now() / 1000) + 3600;
+    return (await this.ok(client.post('/reminders', { message_id: this.message, scheduled_delivery_timestamp: at }))).reminder_id;
+  }
+
+  async bot(owner: SeedName): Promise<number> {
+    return (await this.ok(this.server.as(owner).post('/bots', { full_name: unique('Helper '), short_name: unique('helper') }))).user_id;
+  }
+
+  async profileField(editable = true): Promise<number> {
+    return (await this.ok(this.server.as('iago').post('/realm/profile_fields', { field_type: 1, name: unique('Field '), editable_by_user: editable }))).id;
+  }
+
+  async domain(): Promise<string> {
+    const domain = `${unique('d')}.example.net`;
+    await this.ok(this.server.as('desdemona').post('/realm/domains', { domain }));
+    return domain;
   }
 
   async send(who: SeedName, channel: string): Promise<number> {
@@ -107,6 +199,13 @@ export function upload(client: Client, name: string): Promise<Reply> {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'e.png');
   return sendForm(client, 'POST', `/api/v1/realm/emoji/${name}`, form);
+}
+
+// A request of the tus protocol: headers of its own and a raw body.
+export function sendTus(client: Client, method: string, path: string, extra: Record<string, string>, body?: Buffer | string): Promise<Reply> {
+  const headers = client.headers({ 'tus-resumable': '1.0.0', ...extra });
+  if (client.host) headers.host = client.host;
+  return send(method, new URL(path, client.baseUrl), headers, body);
 }
 
 export async function sendForm(client: Client, method: string, path: string, form: FormData): Promise<Reply> {
