@@ -64,7 +64,9 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
       const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
       const body = JSON.stringify({ result: 'error', msg: STATUS_CODES[status] ?? 'Bad Request', code: 'BAD_REQUEST' });
       if (!socket.writable) return socket.destroy();
-      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      // The answer to a HEAD request carries no body (its length is still announced).
+      const head = (err as unknown as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`);
     },
     // A malformed path never reaches a handler; answer it in our envelope.
     frameworkErrors: (err, _req, reply) => {
