@@ -56,8 +56,8 @@ export async function bulkUsers(app: App, realm: Realm, count: number, prefix = 
 export async function bulkChannel(app: App, realm: Realm, owner: User, name: string, userIds: number[]): Promise<number> {
   await doSubscribe(app, realm, owner, {
     subscriptions: [{ name }], authorizationErrorsFatal: true, isDefaultStream: false, inviteOnly: false, isWebPublic: false,
-    topicsPolicy: 'inherit', groupSettings: {},
-  });
+    topicsPolicy: 'inherit', groupSettings: {}, announce: false, sendNewSubscriptionMessages: false,
+  }, 'http://bench.invalid');
   const stream = await app.db.selectFrom('streams').select('id').where('realm_id', '=', realm.id).where('name', '=', name).executeTakeFirstOrThrow();
   const others = userIds.filter((id) => id !== owner.id);
   await app.db.transaction().execute(async (tx) => {
@@ -95,10 +95,15 @@ export async function bulkMessages(app: App, realm: Realm, stream: { id: number;
 }
 
 // `count` members subscribed to a new channel `channel`.
-export async function seedUsersAndChannel(server: TestServer, count: number, channel: string): Promise<Seeded> {
+export function seedUsersAndChannel(server: TestServer, count: number, channel: string): Promise<Seeded> {
+  return seed(server, count, (users) => [{ name: channel, userIds: users.map((u) => u.id) }]);
+}
+
+// `count` members, then the channels `plan` makes of them.
+export function seed(server: TestServer, count: number, plan: (users: Seeded['users']) => { name: string; userIds: number[] }[]): Promise<Seeded> {
   return withServerApp(server, async (app, realm, owner) => {
     const users = await bulkUsers(app, realm, count);
-    await bulkChannel(app, realm, owner, channel, users.map((u) => u.id));
+    for (const channel of plan(users)) await bulkChannel(app, realm, owner, channel.name, channel.userIds);
     return { users };
   });
 }

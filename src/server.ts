@@ -11,6 +11,11 @@ import { openDatabase, type Database } from './store/db.js';
 import { EventSystem } from './events/system.js';
 import { deliverDueScheduled } from './actions/scheduled-messages.js';
 import { syncCaches } from './store/cache.js';
+import { promoteFullMembers } from './actions/full-members.js';
+import { openStorage } from './storage/index.js';
+
+// Members age into role:fullmembers in days; an hourly pass is prompt enough.
+const FULL_MEMBER_PASS_MS = 3600_000;
 
 export interface Running {
   app: App;
@@ -28,6 +33,7 @@ export async function openApp(config: Config, log = pino({ level: config.logLeve
     log,
     limiter: new RateLimiter(),
     passwords: passwordHasher(config.argon2MemoryKib),
+    storage: openStorage(config),
     eventsCommitted: () => {},
   };
   return { app, database };
@@ -48,6 +54,7 @@ export async function startServer(config: Config): Promise<Running> {
   app.eventsCommitted = (logged) => events.committed(logged);
   const http = await buildHttp(app, allRoutes());
   const scheduled = startWorker(app, config.scheduledPollMs, deliverDueScheduled);
+  const fullMembers = startWorker(app, FULL_MEMBER_PASS_MS, promoteFullMembers);
   // Parked long-polls would hold the close open: answer them first, and save every queue's position.
   http.addHook('preClose', async () => {
     await events.close();
@@ -60,6 +67,7 @@ export async function startServer(config: Config): Promise<Running> {
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceSeconds * 1000).unref());
       await Promise.race([http.close(), grace]);
       await scheduled.stop();
+      await fullMembers.stop();
       app.limiter.close();
       await database.close();
     })());

@@ -132,7 +132,8 @@ describe('channels and subscribers', () => {
       await doSubscribe(app, realm, owner, {
         subscriptions: [{ name: stream.name }], principals: [server.users.shiva.id], authorizationErrorsFatal: true,
         isDefaultStream: false, inviteOnly: false, isWebPublic: false, topicsPolicy: 'inherit', groupSettings: {},
-      });
+        announce: false, sendNewSubscriptionMessages: false,
+      }, server.url);
     });
     const second = await send(2);
     assert.deepEqual((await l.take('shiva', 'message')).map((e) => e.message.id), [second.body.id]);

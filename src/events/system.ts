@@ -74,12 +74,13 @@ export class EventSystem {
   }
 
   // Called after a commit in this process. Contiguous events are delivered from memory; a gap means another
-  // process wrote to the log, so read it in order.
-  committed(events: LoggedEvent[]): void {
-    void this.serial(async () => {
+  // process wrote to the log, so read it in order. Resolves once they are in the queues (never rejects: a
+  // failure is logged, and the periodic read of the log delivers them later).
+  committed(events: LoggedEvent[]): Promise<void> {
+    return this.serial(async () => {
       if (events[0].id === this.lastSeen + 1) events.forEach((e) => this.deliver(e));
       else await this.drain();
-    });
+    }).catch(() => {});
   }
 
   private async drain(): Promise<void> {

@@ -50,10 +50,11 @@ export class RateLimiter {
     return this.verdict(w, limit, true);
   }
 
-  // For buckets that count only failures: look without counting, then `hit` when an attempt fails.
-  check(key: string, limit: number, windowSeconds: number): Verdict {
-    const w = this.current(key, windowSeconds);
-    return this.verdict(w, limit, w.count < limit);
+  // For buckets that count only failures: `hit` before the attempt, so that concurrent attempts cannot all pass
+  // the check before any failure is counted, and `refund` the ones that succeed.
+  refund(key: string): void {
+    const w = this.windows.get(key);
+    if (w && w.count > 0) w.count--;
   }
 
   private sweep(): void {

@@ -17,8 +17,8 @@ export const SYSTEM_GROUPS = [
 
 export type SystemGroupName = (typeof SYSTEM_GROUPS)[number]['name'];
 
-// Direct membership by role. A member is also a full member: the waiting period defaults to zero days.
-function roleGroups(role: Role): SystemGroupName[] {
+// Direct membership by role. A member is a full member once past the organization's waiting period.
+function roleGroups(role: Role, fullMember: boolean): SystemGroupName[] {
   switch (role) {
     case ROLE.owner:
       return ['role:owners'];
@@ -27,7 +27,7 @@ function roleGroups(role: Role): SystemGroupName[] {
     case ROLE.moderator:
       return ['role:moderators'];
     case ROLE.member:
-      return ['role:fullmembers', 'role:members'];
+      return fullMember ? ['role:fullmembers', 'role:members'] : ['role:members'];
     default:
       return ['role:everyone'];
   }
@@ -63,12 +63,13 @@ export async function systemGroupIds(db: Db, realmId: number): Promise<Map<strin
   return new Map(pairs);
 }
 
-// Keeps a user's direct system-group membership equal to what their role implies.
-export async function syncRoleGroups(db: Db, realmId: number, userId: number, role: Role): Promise<void> {
+// Keeps a user's direct system-group membership equal to what their role implies; `fullMember` says whether
+// a member has passed the waiting period.
+export async function syncRoleGroups(db: Db, realmId: number, userId: number, role: Role, fullMember: boolean): Promise<void> {
   const ids = await systemGroupIds(db, realmId);
   const all = [...ids.values()];
   await db.deleteFrom('user_group_members').where('user_id', '=', userId).where('group_id', 'in', all).execute();
-  const wanted = roleGroups(role).map((name) => ({ group_id: ids.get(name)!, user_id: userId }));
+  const wanted = roleGroups(role, fullMember).map((name) => ({ group_id: ids.get(name)!, user_id: userId }));
   await db.insertInto('user_group_members').values(wanted).execute();
 }
 

@@ -82,24 +82,25 @@ export const dmKey = (userIds: number[]) => [...new Set(userIds)].sort((a, b) =>
 
 const streamRecipients = cacheMap<number, number | null>('recipients');
 
-// The recipient row of a channel or conversation, made by its first message. Concurrent first messages
-// (PostgreSQL) may both make it: the loser's insert does nothing, and it reads the winner's row.
-async function recipientRow(tx: Tx, values: { realm_id: number; stream_id: number | null; dm_key: string | null }, find: () => Promise<number | null>): Promise<number> {
-  const id = await find();
-  if (id !== null) return id;
-  await tx.insertInto('recipients').values(values).onConflict((oc) => oc.column(values.stream_id === null ? 'dm_key' : 'stream_id').doNothing()).execute();
-  return (await find())!;
+export function streamRecipient(tx: Tx, realmId: number, streamId: number): Promise<number> {
+  return recipient(tx, { realm_id: realmId, stream_id: streamId, dm_key: null }, 'stream_id', streamId);
 }
 
-export async function streamRecipient(tx: Tx, realmId: number, streamId: number): Promise<number> {
-  const select = async () => (await tx.selectFrom('recipients').select('id').where('stream_id', '=', streamId).executeTakeFirst())?.id ?? null;
-  return recipientRow(tx, { realm_id: realmId, stream_id: streamId, dm_key: null }, () => cached(tx, streamRecipients, streamId, select));
-}
-
-export async function dmRecipient(tx: Tx, realmId: number, userIds: number[]): Promise<number> {
+export function dmRecipient(tx: Tx, realmId: number, userIds: number[]): Promise<number> {
   const key = dmKey(userIds);
-  const select = async () => (await tx.selectFrom('recipients').select('id').where('dm_key', '=', key).executeTakeFirst())?.id ?? null;
-  return recipientRow(tx, { realm_id: realmId, stream_id: null, dm_key: key }, select);
+  return recipient(tx, { realm_id: realmId, stream_id: null, dm_key: key }, 'dm_key', key);
+}
+
+// Find or create. Two first messages to one conversation may race to create its row (on PostgreSQL, where
+// writers run concurrently): the loser's insert waits for the winner and does nothing, then finds its row.
+// A channel's row is cached (every send to it needs the row; it never changes once made).
+async function recipient(tx: Tx, row: { realm_id: number; stream_id: number | null; dm_key: string | null }, column: 'stream_id' | 'dm_key', value: number | string): Promise<number> {
+  const select = async () => (await tx.selectFrom('recipients').select('id').where(column, '=', value).executeTakeFirst())?.id ?? null;
+  const find = column === 'stream_id' ? () => cached(tx, streamRecipients, value as number, select) : select;
+  const found = await find();
+  if (found !== null) return found;
+  await tx.insertInto('recipients').values(row).onConflict((oc) => oc.column(column).doNothing()).execute();
+  return (await find())!;
 }
 
 export async function findDmRecipient(db: Db, userIds: number[]): Promise<number | null> {

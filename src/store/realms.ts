@@ -59,6 +59,10 @@ export async function findRealm(db: Db, id: number): Promise<Realm | undefined> 
   return realm ?? undefined;
 }
 
+export async function listRealms(db: Db): Promise<Realm[]> {
+  return (await db.selectFrom('realms').selectAll().orderBy('id').execute()).map(toRealm);
+}
+
 export async function countRealms(db: Db): Promise<number> {
   const row = await db.selectFrom('realms').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   return Number(row?.n ?? 0);

@@ -61,6 +61,7 @@ export class TestServer {
       PARLANCE_LOG_LEVEL: 'warn',
       PARLANCE_RATE_LIMIT: '0',
       PARLANCE_ARGON2_MEMORY_KIB: '1024',
+      PARLANCE_MAX_CONNECTIONS_PER_IP: '0', // tests and benchmarks hold many connections from one address
       ...this.env,
     };
   }
