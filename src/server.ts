@@ -10,6 +10,7 @@ import { allRoutes } from './routes/index.js';
 import { openDatabase, type Database } from './store/db.js';
 import { EventSystem } from './events/system.js';
 import { deliverDueScheduled } from './actions/scheduled-messages.js';
+import { syncCaches } from './store/cache.js';
 import { promoteFullMembers } from './actions/full-members.js';
 import { openStorage } from './storage/index.js';
 
@@ -40,8 +41,10 @@ export async function openApp(config: Config, log = pino({ level: config.logLeve
 
 export async function startServer(config: Config): Promise<Running> {
   const { app, database } = await openApp(config);
+  database.enableCache();
   const events = new EventSystem(app, {
     heartbeatSeconds: config.heartbeatSeconds,
+    coalesceMs: config.eventCoalesceMs,
     gcIntervalSeconds: config.queueGcIntervalSeconds,
     maxQueueLength: config.maxQueueLength,
     logPollMs: config.eventLogPollMs,
@@ -78,7 +81,8 @@ function startWorker(app: App, everyMs: number, job: (app: App) => Promise<unkno
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    running = job(app)
+    running = Promise.resolve(syncCaches(app.db))
+      .then(() => job(app))
       .catch((err) => app.log.error({ err }, 'background job failed'))
       .finally(() => (busy = false));
   }, everyMs);

@@ -12,7 +12,7 @@ import { groupMemberIds, groupsOfUser, systemGroupIds } from '../store/groups.js
 import { findUserGroup, listUserGroups } from '../store/user-groups.js';
 import { dmRecipient, FLAG_BITS, flagNames, insertMessage, streamRecipient, topicExists, topicSenderIds, type Message } from '../store/messages.js';
 import type { Realm } from '../store/realms.js';
-import { findStream, findStreamByName, listStreams, updateStream, type Stream } from '../store/streams.js';
+import { findStream, findStreamByName, listStreams, noteFirstMessageId, type Stream } from '../store/streams.js';
 import { findSubscription, subscriberIds } from '../store/subscriptions.js';
 import { findUsers, findUsersByEmails, listUsers, type User } from '../store/users.js';
 import { formatMessage } from '../format/messages.js';
@@ -126,7 +126,7 @@ async function checkTopicAllowed(tx: Tx, v: Viewer, stream: Stream, topic: strin
   const policy = stream.topicsPolicy === 'inherit' ? realmPolicy : stream.topicsPolicy;
   if (topic === '' && policy === 'disable_empty_topic') throw new ApiError('Sending messages to the general chat is not allowed in this channel.');
   if (topic !== '' && policy === 'empty_topic_only') throw new ApiError('Only the general chat topic is allowed in this channel.');
-  if (!(await topicExists(tx, stream.id, topic)) && !inGroupSetting(v, stream.groups.can_create_topic_group)) {
+  if (!inGroupSetting(v, stream.groups.can_create_topic_group) && !(await topicExists(tx, stream.id, topic))) {
     throw new ApiError('You do not have permission to create new topics in this channel.');
   }
 }
@@ -203,7 +203,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
   await flagAlertWords(tx, realm.id, content, rows);
   const id = await insertMessage(tx, message, rows);
   await claimAttachments(tx, emit, realm, sender, id, content);
-  if (stream && stream.firstMessageId === null) await updateStream(tx, stream.id, { firstMessageId: id });
+  if (stream && stream.firstMessageId === null) await noteFirstMessageId(tx, stream.id, id);
 
   const lookups = {
     realm,
@@ -219,7 +219,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     _raw_content: content,
     ...(input.queueId ? { _sender_queue_id: input.queueId, _local_id: input.localId } : {}),
     ...(stream && !stream.inviteOnly ? { _public_channel: true } : {}),
-  }, rows.map((r) => ({ id: r.userId, flags: flagNames(r.flags) })));
+  }, rows.map((r) => (r.flags ? { id: r.userId, flags: flagNames(r.flags) } : r.userId))); // no flags: the id alone
   return { id };
 }
 

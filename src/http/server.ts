@@ -13,6 +13,8 @@ import { idleTimeoutSeconds } from '../config.js';
 import { fastifyPath, pathValues, type AnyRoute, type Method } from './route.js';
 import type { User } from '../store/users.js';
 import type { Realm } from '../store/realms.js';
+import { syncCaches } from '../store/cache.js';
+import { JsonText, stringifyWithText } from '../lib/json-text.js';
 
 const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 
@@ -80,8 +82,10 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
   http.addHook('preClose', async () => {
     closing = true;
   });
-  http.addHook('onSend', async (_req, reply) => {
+  // A callback hook: an async one costs promises on every response, and each poll answer is one.
+  http.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
+    done(null, payload);
   });
 
   // Parameters may come in a body whatever the method, GET included.
@@ -159,6 +163,8 @@ async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: Fastify
   let realm: Realm | null = null;
   let user: User | null = null;
   if (r.auth !== 'bare') {
+    // Changes committed by other processes (the command line) before this request count for it.
+    await syncCaches(app.db);
     realm = await resolveRealm(app, req);
     const creds = r.auth === 'none' ? null : basicCredentials(req);
     if (creds) user = await authenticateUser(app, realm, creds);
@@ -171,10 +177,12 @@ async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: Fastify
   const parsed = parseParams(r.params, values, pathValues(r, req.params as Record<string, string>));
   const result = await r.handler({ app, realm, user, params: parsed.values, files, req, reply } as never);
   if (reply.sent) return reply;
-  return {
+  const body = {
     result: 'success',
     msg: '',
     ...(result ?? {}),
     ...(parsed.ignored.length ? { ignored_parameters_unsupported: parsed.ignored } : {}),
   };
+  if (!Object.values(body).some((v) => v instanceof JsonText)) return body;
+  return reply.type('application/json; charset=utf-8').send(stringifyWithText(body));
 }

@@ -102,9 +102,15 @@ export const REALM_SETTING_DEFAULTS: Readonly<RealmSettings> = Object.freeze({
   >),
 });
 
+// Realms read from the store's cache are shared and frozen: their settings are merged once (and frozen too).
+const mergedSettings = new WeakMap<Realm, RealmSettings>();
+
 // Overrides are validated when written, so they are trusted here.
 export function realmSettings(realm: Realm): RealmSettings {
-  return { ...REALM_SETTING_DEFAULTS, ...realm.settings } as RealmSettings;
+  if (!Object.isFrozen(realm)) return { ...REALM_SETTING_DEFAULTS, ...realm.settings } as RealmSettings;
+  let merged = mergedSettings.get(realm);
+  if (!merged) mergedSettings.set(realm, (merged = Object.freeze({ ...REALM_SETTING_DEFAULTS, ...realm.settings }) as RealmSettings));
+  return merged;
 }
 
 // Stored settings that reach clients only through other keys (image URLs, an unprefixed date).

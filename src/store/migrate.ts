@@ -16,6 +16,7 @@ import { search } from './migrations/007-search.js';
 import { uploads } from './migrations/014-uploads.js';
 import { invitesAndReminders } from './migrations/015-invites-reminders.js';
 import { usersOrg } from './migrations/016-users-org.js';
+import { cacheLogAndClustering } from './migrations/019-performance.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '014-uploads': uploads,
   '015-invites-reminders': invitesAndReminders,
   '016-users-org': usersOrg,
+  '019-performance': cacheLogAndClustering,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from './db.js';
 import type { UserTable } from './schema.js';
+import { cached, cacheMap } from './cache.js';
 
 export const ROLE = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600 } as const;
 export type RoleName = keyof typeof ROLE;
@@ -84,20 +85,23 @@ export async function insertUser(db: Db, u: NewUser): Promise<User> {
   return toUser(await db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow());
 }
 
+// Every request authenticates by e-mail and API key: users are cached (src/store/cache.ts), by e-mail and by id.
+const usersByEmail = cacheMap<string, User | null>('users');
+const usersById = cacheMap<string, User | null>('users');
+
 // A user by e-mail: the delivery e-mail (without regard to case), or the API e-mail `user<id>@…` that stands in
 // for it when the user hides their address.
 export async function findUserByEmail(db: Db, realmId: number, email: string): Promise<User | undefined> {
-  const row = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('realm_id', '=', realmId)
-    .where('email_key', '=', emailKey(email))
-    .executeTakeFirst();
-  if (row) return toUser(row);
+  const key = emailKey(email);
+  const user = await cached(db, usersByEmail, `${realmId} ${key}`, async () => {
+    const row = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('email_key', '=', key).executeTakeFirst();
+    return row ? toUser(row) : null;
+  });
+  if (user) return user;
   const id = fakeEmailId(email);
   if (id === undefined) return undefined;
-  const user = await findUser(db, realmId, id);
-  return user && emailKey(user.email) === emailKey(email) ? user : undefined;
+  const byId = await findUser(db, realmId, id);
+  return byId && emailKey(byId.email) === key ? byId : undefined;
 }
 
 const FAKE_EMAIL = /^user(\d{1,10})@/i;
@@ -112,18 +116,20 @@ export const isStoredId = (id: number) => Number.isSafeInteger(id) && id >= 1 &&
 
 export async function findUser(db: Db, realmId: number, id: number): Promise<User | undefined> {
   if (!isStoredId(id)) return undefined;
-  const row = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('realm_id', '=', realmId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row && toUser(row);
+  const user = await cached(db, usersById, `${realmId} ${id}`, async () => {
+    const row = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', '=', id).executeTakeFirst();
+    return row ? toUser(row) : null;
+  });
+  return user ?? undefined;
 }
 
+const usersByRealm = cacheMap<number, User[]>('users');
+
 export async function listUsers(db: Db, realmId: number): Promise<User[]> {
-  const rows = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).orderBy('id').execute();
-  return rows.map(toUser);
+  return cached(db, usersByRealm, realmId, async () => {
+    const rows = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).orderBy('id').execute();
+    return rows.map(toUser);
+  });
 }
 
 export async function findUsers(db: Db, realmId: number, ids: number[]): Promise<User[]> {
