@@ -1,73 +1,53 @@
-// B1: POST /messages to a 100-subscriber channel while 100 clients long-poll; B2: one message to a channel of
-// 5,000 subscribers with 500 parked polls, send to last delivery.
-// Usage: node --import tsx bench/messages.ts [--quick]
-import { performance } from 'node:perf_hooks';
-import { startTestServer } from '../test/helpers/server.js';
-import { basic, percentile, request } from './load.js';
-import { seedUsersAndChannel } from './seed.js';
+// B1: POST /messages to a 100-subscriber channel while all 100 subscribers long-poll, from two load processes
+// (one sending with 8 concurrent requests, one polling).
+// Usage: node --import tsx bench/messages.ts [--quick]   (DATABASE_URL selects PostgreSQL)
+import { startAgent } from './agents.js';
+import { ms, percentiles, report, type Row } from './report.js';
+import { credentials, seedUsersAndChannel } from './seed.js';
+import { cpuMs, startBenchServer, stopServer, waitIdle } from './server.js';
 
 const quick = process.argv.includes('--quick');
-const rows: [string, string][] = [];
+const SUBSCRIBERS = 100;
+const CONCURRENCY = 8;
+const TOTAL = quick ? 1000 : 5000;
 
-async function pollForever(base: string, auth: string, queueId: string, stop: { done: boolean }, onEvents: (events: any[]) => void) {
-  let last = -1;
-  while (!stop.done) {
-    const res = await request(base, auth, 'GET', '/events', { queue_id: queueId, last_event_id: String(last) }).catch(() => null);
-    if (!res) return;
-    if (res.status !== 200) return;
-    const events = res.body.events as any[];
-    if (events.length) last = events[events.length - 1].id;
-    onEvents(events);
+const server = await startBenchServer();
+const [senders, pollers] = await Promise.all([startAgent(), startAgent()]);
+const rows: Row[] = [];
+try {
+  const pid = server.proc!.pid!;
+  const { users } = await seedUsersAndChannel(server, SUBSCRIBERS, 'bench');
+  const creds = credentials(users);
+  await pollers.call('startPollers', { url: server.url, users: creds, register: { event_types: '["message"]', fetch_event_types: '[]' } });
+  // Warm-up, then the measured run.
+  await senders.call('send', { url: server.url, auth: creds[0], total: 200, concurrency: CONCURRENCY, stream: 'bench', topics: 10 });
+  await waitIdle(pid, 300);
+  const cpu0 = cpuMs(pid);
+  const { sent, cpuMs: senderCpu } = await senders.call('send', { url: server.url, auth: creds[0], total: TOTAL, concurrency: CONCURRENCY, stream: 'bench', topics: 10 });
+  const lastId = sent.reduce((a, s) => Math.max(a, s[0]), 0);
+  await pollers.call('pollerWait', { key: `m${lastId}`, count: SUBSCRIBERS, timeoutMs: 60_000 });
+  const serverCpu = cpuMs(pid) - cpu0;
+  const { received, errors, polls, cpuMs: pollerCpu } = await pollers.call('stopPollers', {});
+  if (errors.length) throw new Error(`pollers failed: ${errors.slice(0, 3).join('; ')}`);
+
+  const elapsed = (Math.max(...sent.map((s) => s[2])) - Math.min(...sent.map((s) => s[1]))) / 1000;
+  const rate = TOTAL / elapsed;
+  const send = percentiles(sent.map(([, t0, t1]) => t1 - t0));
+  const delivery: number[] = [];
+  let missing = 0;
+  for (const [id, t0] of sent) {
+    const times = received.get(`m${id}`) ?? [];
+    missing += SUBSCRIBERS - times.length;
+    for (const t of times) delivery.push(t - t0);
   }
+  const d = percentiles(delivery);
+  rows.push({ id: 'B1', figure: `POST /messages to ${SUBSCRIBERS} subscribers, all long-polling, ${CONCURRENCY} concurrent senders: messages/s`, target: '≥ 2,000', result: `${rate.toFixed(0)}`, met: rate >= 2000, rate });
+  rows.push({ id: 'B1', figure: 'POST /messages latency: median / p99', target: 'p99 ≤ 20 ms', result: `${ms(send.p50)} / ${ms(send.p99)}`, met: send.p99 <= 20 });
+  rows.push({ id: 'B1', figure: `send to delivery, every subscriber: median / p99${missing ? ` (${missing} deliveries missing)` : ''}`, result: `${ms(d.p50)} / ${ms(d.p99)}` });
+  rows.push({ id: 'B1', figure: 'CPU per message: server / sending process / polling process; poll answers per message', result: `${ms(serverCpu / TOTAL)} / ${ms(senderCpu / TOTAL)} / ${ms(pollerCpu / TOTAL)}; ${(polls / TOTAL).toFixed(1)}` });
+} finally {
+  await Promise.all([senders.stop(), pollers.stop()]);
+  await stopServer(server);
 }
-
-{
-  const server = await startTestServer({ env: { PARLANCE_HEARTBEAT_SECONDS: '600', PARLANCE_LOG_LEVEL: 'error' } });
-  try {
-    const { users } = await seedUsersAndChannel(server, 100, 'bench');
-    const stop = { done: false };
-    const sentAt = new Map<number, number>();
-    const latencies: number[] = [];
-    const pollers = [];
-    for (const u of users) {
-      const auth = basic(u.email, u.apiKey);
-      const reg = await request(server.url, auth, 'POST', '/register', { event_types: '["message"]', fetch_event_types: '[]' });
-      pollers.push(pollForever(server.url, auth, reg.body.queue_id, stop, (events) => {
-        const now = performance.now();
-        for (const e of events) if (e.type === 'message' && sentAt.has(e.message.id)) latencies.push(now - sentAt.get(e.message.id)!);
-      }));
-    }
-    const sender = basic(users[0].email, users[0].apiKey);
-    const total = quick ? 500 : 3000;
-    const concurrency = 8;
-    const sendTimes: number[] = [];
-    let next = 0;
-    const t0 = performance.now();
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        const i = next++;
-        const t = performance.now();
-        const res = await request(server.url, sender, 'POST', '/messages', { type: 'stream', to: 'bench', topic: `t${i % 10}`, content: `message ${i}` });
-        sendTimes.push(performance.now() - t);
-        sentAt.set(res.body.id, t);
-      }
-    }));
-    const elapsed = (performance.now() - t0) / 1000;
-    await new Promise((r) => setTimeout(r, 1000));
-    stop.done = true;
-    sendTimes.sort((a, b) => a - b);
-    latencies.sort((a, b) => a - b);
-    rows.push(['B1 sends/s (100 subscribers, 100 pollers, 8 concurrent senders)', `${(total / elapsed).toFixed(0)}`]);
-    rows.push(['B1 POST /messages latency median / p99', `${percentile(sendTimes, 50).toFixed(2)} ms / ${percentile(sendTimes, 99).toFixed(2)} ms`]);
-    rows.push(['B1 send to delivery median / p99', `${percentile(latencies, 50).toFixed(2)} ms / ${percentile(latencies, 99).toFixed(2)} ms (${latencies.length} deliveries)`]);
-  } finally {
-    if (server.stderr) console.error(server.stderr.slice(0, 2000));
-    await server.stop('SIGTERM'); // a clean exit lets --cpu-prof write its profile
-    await server.close();
-  }
-}
-
-const db = process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite';
-console.log(`\n| figure (${db}) | result |\n|---|---|`);
-for (const [k, v] of rows) console.log(`| ${k} | ${v} |`);
+report(rows);
 process.exit(0);

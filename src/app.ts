@@ -7,6 +7,7 @@ import type { RateLimiter } from './http/rate-limit.js';
 import type { PasswordHasher } from './lib/secrets.js';
 import type { LoggedEvent } from './store/events.js';
 import type { EventSystem } from './events/system.js';
+import type { ObjectStorage } from './storage/index.js';
 
 export interface App {
   config: Config;
@@ -17,8 +18,9 @@ export interface App {
   redis?: Redis;
   limiter: RateLimiter;
   passwords: PasswordHasher;
+  storage: ObjectStorage;
   // Called after a commit with the events it logged; a serving process hands them to its queues.
-  eventsCommitted(events: LoggedEvent[]): void;
+  eventsCommitted(events: LoggedEvent[]): Promise<void> | void;
   // Present in a serving process; command-line tools only write the event log.
   events?: EventSystem;
 }

@@ -14,14 +14,22 @@ export interface Config {
   authFailuresPerWindow: number;
   authFailureWindowSeconds: number;
   maxFileUploadMib: number;
+  uploadsDir?: string;
+  realmUploadQuotaMib?: number;
   shutdownGraceSeconds: number;
   argon2MemoryKib: number;
   heartbeatSeconds: number;
+  eventCoalesceMs: number;
   queueIdleTimeoutSeconds: number;
   queueGcIntervalSeconds: number;
   maxQueueLength: number;
   eventLogPollMs: number;
   scheduledPollMs: number;
+  invitationLinkValidityMinutes: number;
+  headersTimeoutSeconds: number;
+  requestTimeoutSeconds: number;
+  idleTimeoutSeconds: number;
+  maxConnectionsPerIp: number;
 }
 
 interface Setting {
@@ -46,14 +54,22 @@ export const SETTINGS: Setting[] = [
   { key: 'authFailuresPerWindow', env: 'PARLANCE_AUTH_FAILURE_LIMIT', kind: 'int', default: 5, help: 'failed fetch_api_key attempts per user name and window; 0 disables' },
   { key: 'authFailureWindowSeconds', env: 'PARLANCE_AUTH_FAILURE_WINDOW_SECONDS', kind: 'int', default: 1800, help: 'window of the failed-login limit' },
   { key: 'maxFileUploadMib', env: 'PARLANCE_MAX_FILE_UPLOAD_SIZE_MIB', kind: 'int', default: 25, help: 'largest upload; request bodies may be 1 MiB larger' },
+  { key: 'uploadsDir', env: 'PARLANCE_UPLOADS_DIR', kind: 'string', help: 'where uploaded files, avatars and custom emoji are kept; the data directory when unset (share it between server processes)' },
+  { key: 'realmUploadQuotaMib', env: 'PARLANCE_REALM_UPLOAD_QUOTA_MIB', kind: 'int', help: "each organization's upload quota; none when unset" },
   { key: 'shutdownGraceSeconds', env: 'PARLANCE_SHUTDOWN_GRACE_SECONDS', kind: 'int', default: 10, help: 'how long SIGTERM waits for in-flight requests' },
   { key: 'argon2MemoryKib', env: 'PARLANCE_ARGON2_MEMORY_KIB', kind: 'int', default: 19456, help: 'argon2id memory cost for password hashes' },
   { key: 'heartbeatSeconds', env: 'PARLANCE_HEARTBEAT_SECONDS', kind: 'int', default: 50, help: 'a parked GET /events gets a heartbeat after this long' },
+  { key: 'eventCoalesceMs', env: 'PARLANCE_EVENT_COALESCE_MS', kind: 'int', default: 20, help: 'new events for a queue answered less than this long ago wait out the rest of that time, so that each answer carries more' },
   { key: 'queueIdleTimeoutSeconds', env: 'PARLANCE_QUEUE_IDLE_TIMEOUT_SECONDS', kind: 'int', default: 600, help: 'default idle time before an event queue is collected' },
   { key: 'queueGcIntervalSeconds', env: 'PARLANCE_QUEUE_GC_INTERVAL_SECONDS', kind: 'int', default: 60, help: 'how often idle event queues are looked for' },
   { key: 'maxQueueLength', env: 'PARLANCE_MAX_QUEUE_LENGTH', kind: 'int', default: 10000, help: 'events a queue may hold; a queue that overflows is collected' },
   { key: 'eventLogPollMs', env: 'PARLANCE_EVENT_LOG_POLL_MS', kind: 'int', default: 250, help: 'how often the event log is read for events written by other processes (CLI, other servers)' },
   { key: 'scheduledPollMs', env: 'PARLANCE_SCHEDULED_POLL_MS', kind: 'int', default: 1000, help: 'how often due scheduled messages are looked for' },
+  { key: 'invitationLinkValidityMinutes', env: 'PARLANCE_INVITATION_LINK_VALIDITY_MINUTES', kind: 'int', default: 14400, help: 'how long an invitation link is valid when its creator names no time; 0: forever' },
+  { key: 'headersTimeoutSeconds', env: 'PARLANCE_HEADERS_TIMEOUT_SECONDS', kind: 'int', default: 30, help: "a request's headers must arrive within this long" },
+  { key: 'requestTimeoutSeconds', env: 'PARLANCE_REQUEST_TIMEOUT_SECONDS', kind: 'int', default: 120, help: 'a whole request (headers and body) must arrive within this long; 0 for no limit' },
+  { key: 'idleTimeoutSeconds', env: 'PARLANCE_IDLE_TIMEOUT_SECONDS', kind: 'int', default: 120, help: 'a connection silent this long is closed (never less than the heartbeat interval plus 10% and 5 s)' },
+  { key: 'maxConnectionsPerIp', env: 'PARLANCE_MAX_CONNECTIONS_PER_IP', kind: 'int', default: 500, help: 'connections one IP address may hold open; 0 for no limit' },
 ];
 
 export function loadConfig(overrides: Partial<Record<keyof Config, string | number | undefined>> = {}, env = process.env): Config {
@@ -71,6 +87,11 @@ export function loadConfig(overrides: Partial<Record<keyof Config, string | numb
     } else out[s.key] = String(value);
   }
   return out as unknown as Config;
+}
+
+// A parked GET /events is silent until its heartbeat (up to 10% late): an idle connection is never cut before.
+export function idleTimeoutSeconds(config: Config): number {
+  return Math.max(config.idleTimeoutSeconds, Math.ceil(config.heartbeatSeconds * 1.1) + 5);
 }
 
 // Clients use this as their HTTP timeout for GET /events, so it must exceed the heartbeat interval.

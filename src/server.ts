@@ -11,6 +11,12 @@ import { allRoutes } from './routes/index.js';
 import { openDatabase, type Database } from './store/db.js';
 import { EventSystem } from './events/system.js';
 import { deliverDueScheduled } from './actions/scheduled-messages.js';
+import { syncCaches } from './store/cache.js';
+import { promoteFullMembers } from './actions/full-members.js';
+import { openStorage } from './storage/index.js';
+
+// Members age into role:fullmembers in days; an hourly pass is prompt enough.
+const FULL_MEMBER_PASS_MS = 3600_000;
 
 export interface Running {
   app: App;
@@ -32,6 +38,7 @@ export async function openApp(config: Config, log = pino({ level: config.logLeve
     redis,
     limiter: redis ? new RedisRateLimiter(redis, log, `${config.redisPrefix}rl:`) : new MemoryRateLimiter(),
     passwords: passwordHasher(config.argon2MemoryKib),
+    storage: openStorage(config),
     eventsCommitted: () => {},
   };
   return { app, database };
@@ -39,8 +46,10 @@ export async function openApp(config: Config, log = pino({ level: config.logLeve
 
 export async function startServer(config: Config): Promise<Running> {
   const { app, database } = await openApp(config);
+  database.enableCache();
   const events = new EventSystem(app, {
     heartbeatSeconds: config.heartbeatSeconds,
+    coalesceMs: config.eventCoalesceMs,
     gcIntervalSeconds: config.queueGcIntervalSeconds,
     maxQueueLength: config.maxQueueLength,
     logPollMs: config.eventLogPollMs,
@@ -50,6 +59,7 @@ export async function startServer(config: Config): Promise<Running> {
   app.eventsCommitted = (logged) => events.committed(logged);
   const http = await buildHttp(app, allRoutes());
   const scheduled = startWorker(app, config.scheduledPollMs, deliverDueScheduled);
+  const fullMembers = startWorker(app, FULL_MEMBER_PASS_MS, promoteFullMembers);
   // Parked long-polls would hold the close open: answer them first, and save every queue's position.
   http.addHook('preClose', async () => {
     await events.close();
@@ -62,6 +72,7 @@ export async function startServer(config: Config): Promise<Running> {
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceSeconds * 1000).unref());
       await Promise.race([http.close(), grace]);
       await scheduled.stop();
+      await fullMembers.stop();
       app.limiter.close();
       await database.close();
     })());
@@ -75,7 +86,8 @@ function startWorker(app: App, everyMs: number, job: (app: App) => Promise<unkno
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    running = job(app)
+    running = Promise.resolve(syncCaches(app.db))
+      .then(() => job(app))
       .catch((err) => app.log.error({ err }, 'background job failed'))
       .finally(() => (busy = false));
   }, everyMs);

@@ -216,7 +216,7 @@ describe('refusals', () => {
       ['hamlet', { is_archived: false }, 'Channel is not currently deactivated'],
       ['hamlet', { folder_id: 999999 }, 'Invalid channel folder ID'],
       ['hamlet', { topics_policy: 'sometimes' }, 'Invalid topics_policy: sometimes'],
-      ['hamlet', { can_send_message_group: { new: 999999 } }, 'Invalid user group ID: 999999'],
+      ['hamlet', { can_send_message_group: { new: 999999 } }, 'Invalid user group'],
       ['hamlet', { can_send_message_group: { new: groups['role:nobody'], old: groups['role:members'] } }, "'old' value does not match the expected value.", 'EXPECTATION_MISMATCH'],
       ['hamlet', { can_administer_channel_group: { new: groups['role:everyone'] } }, "'can_administer_channel_group' setting cannot be set to 'role:everyone' group."],
       ['hamlet', { can_send_message_group: 5 }, 'can_send_message_group is invalid: Expected object'],

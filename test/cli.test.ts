@@ -69,7 +69,7 @@ test('create-realm --json prints {realm_id, user_id, email, api_key}; the owner 
 
   // A subdomain is taken once.
   const again = await cli('create-realm', '--name', 'Elsinore 2', '--subdomain', 'elsinore', '--owner-email', 'x@elsinore.example.com',
-    '--owner-name', 'X', '--owner-password', 'secret123', '--json');
+    '--owner-name', 'Xena', '--owner-password', 'secret123', '--json');
   assert.equal(again.code, 1, again.stdout + again.stderr);
   assert.match(again.stderr, /Subdomain 'elsinore' is already in use/);
   assert.equal(again.stdout, '');
@@ -97,7 +97,7 @@ test('create-user --realm S creates the user in that organization', async () => 
   const me = assertSuccess(await new Client(server.url, { email: out.email, apiKey: out.api_key }, 'urlencoded', hostFor('lear')).get('/users/me'));
   assert.equal(me.user_id, out.user_id);
   assertError(await new Client(server.url, { email: out.email, apiKey: out.api_key }).get('/users/me'), 401, 'UNAUTHORIZED', 'Invalid API key');
-  const missing = await cli('create-user', '--email', 'x@zulip.example.com', '--name', 'X', '--password', PASSWORD, '--realm', 'nowhere');
+  const missing = await cli('create-user', '--email', 'x@zulip.example.com', '--name', 'Xena', '--password', PASSWORD, '--realm', 'nowhere');
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /No organization with subdomain 'nowhere'/);
 });
@@ -126,15 +126,15 @@ test('without --json the commands print a line with the API key', async () => {
 
 test('bad arguments exit non-zero and create nothing', async () => {
   const cases: [string[], RegExp][] = [
-    [['create-user', '--email', 'bad-role@zulip.example.com', '--name', 'X', '--password', PASSWORD, '--role', 'king'], /--role must be one of/],
-    [['create-user', '--email', 'no-password@zulip.example.com', '--name', 'X', '--role', 'member'], /missing --password/],
-    [['create-user', '--name', 'X', '--password', PASSWORD], /missing --email/],
-    [['create-user', '--email', server.users.hamlet.email, '--name', 'X', '--password', PASSWORD], /already in use/],
-    [['create-user', '--email', 'not-an-email', '--name', 'X', '--password', PASSWORD], /Invalid email/],
-    [['create-user', '--email', 'weak@zulip.example.com', '--name', 'X', '--password', 'abc'], /too weak/],
-    [['create-user', '--email', 'flag@zulip.example.com', '--name', 'X', '--password', PASSWORD, '--no-such-flag'], /no-such-flag/],
+    [['create-user', '--email', 'bad-role@zulip.example.com', '--name', 'Xena', '--password', PASSWORD, '--role', 'king'], /--role must be one of/],
+    [['create-user', '--email', 'no-password@zulip.example.com', '--name', 'Xena', '--role', 'member'], /missing --password/],
+    [['create-user', '--name', 'Xena', '--password', PASSWORD], /missing --email/],
+    [['create-user', '--email', server.users.hamlet.email, '--name', 'Xena', '--password', PASSWORD], /already in use/],
+    [['create-user', '--email', 'not-an-email', '--name', 'Xena', '--password', PASSWORD], /Invalid email/],
+    [['create-user', '--email', 'weak@zulip.example.com', '--name', 'Xena', '--password', 'abc'], /too weak/],
+    [['create-user', '--email', 'flag@zulip.example.com', '--name', 'Xena', '--password', PASSWORD, '--no-such-flag'], /no-such-flag/],
     [['create-realm', '--name', 'No owner'], /missing --owner-email/],
-    [['create-realm', '--name', 'Bad', '--subdomain', 'Not Valid!', '--owner-email', 'o@bad.example.com', '--owner-name', 'O', '--owner-password', PASSWORD],
+    [['create-realm', '--name', 'Bad', '--subdomain', 'Not Valid!', '--owner-email', 'o@bad.example.com', '--owner-name', 'Olga', '--owner-password', PASSWORD],
       /Subdomains can only have/],
   ];
   // None of these writes, so they may run at once (see the last test).

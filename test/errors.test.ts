@@ -112,9 +112,14 @@ test('a body over the limit is 413, whatever its encoding', async () => {
   // Without a declared length the multipart parser must still stop at the limit, not cut the value short.
   tooLarge(await sendChunked('/api/v1/fetch_api_key', { 'content-type': field.type }, field.body));
 
-  // A file over the upload size, in a body under the body limit.
-  const file = await multipart({ username: 'x', password: 'x', file: new Blob([Buffer.alloc(1.5 * MiB)]) });
-  tooLarge(await send('POST', url('/api/v1/fetch_api_key'), { 'content-type': file.type }, file.body));
+  // A file over the upload size, in a body under the body limit, reaches the upload endpoint, which refuses it
+  // with its own message.
+  const file = await multipart({ file: new Blob([Buffer.alloc(1.5 * MiB)]) });
+  const upload = await send('POST', url('/api/v1/user_uploads'), { ...server.as('hamlet').headers(), 'content-type': file.type }, file.body);
+  assertError(upload, 400, 'BAD_REQUEST', "File is larger than this server's configured maximum upload size (1 MiB).");
+  // Several files of undeclared length are held to the body limit together.
+  const files = await multipart({ a: new Blob([Buffer.alloc(MiB)]), b: new Blob([Buffer.alloc(MiB)]), c: new Blob([Buffer.alloc(MiB)]) });
+  tooLarge(await sendChunked('/api/v1/fetch_api_key', { 'content-type': files.type }, files.body));
 
   // A GET with a large body too (parameters may come in a GET body).
   tooLarge(await send('GET', url('/api/v1/users/me'), { ...server.as('hamlet').headers(), ...urlencoded }, `a=${big}`));

@@ -86,6 +86,32 @@ test('the organization may limit the history to moves, or turn it off', async ()
   }
 });
 
+test('messages carry edit_history as the policy allows: all of it, moves only (without contents), or none', async () => {
+  const id = await send('carried', 'one');
+  await edit(id, { content: 'two' });
+  const contentOnly = await send('carried', 'three');
+  await edit(contentOnly, { content: 'four' });
+  await edit(id, { topic: 'carried on' });
+  const shown = async (target: number) => {
+    const single = (await server.as('cordelia').get(`/messages/${target}`)).body.message;
+    const listed = (await server.as('cordelia').get('/messages', { anchor: target, num_before: 0, num_after: 0 })).body.messages[0];
+    assert.deepEqual(single.edit_history, listed.edit_history);
+    return single.edit_history as Record<string, unknown>[] | undefined;
+  };
+  const all = await shown(id);
+  assert.deepEqual(all!.map((e) => [e.prev_topic, e.prev_content]), [['carried', undefined], [undefined, 'one']]);
+  try {
+    await setRealmSettings(server, { message_edit_history_visibility_policy: 'moves' });
+    const moves = await shown(id);
+    assert.deepEqual(moves, [{ user_id: server.users.hamlet.id, timestamp: all![0].timestamp, prev_topic: 'carried', topic: 'carried on' }]);
+    assert.equal(await shown(contentOnly), undefined);
+    await setRealmSettings(server, { message_edit_history_visibility_policy: 'none' });
+    assert.equal(await shown(id), undefined);
+  } finally {
+    await setRealmSettings(server, { message_edit_history_visibility_policy: undefined });
+  }
+});
+
 test('unknown and unreadable messages', async () => {
   const dm = (await server.as('hamlet').post('/messages', { type: 'private', to: [server.users.iago.id], content: 'secret' })).body.id;
   for (const [who, id] of [['hamlet', 999999], ['cordelia', dm]] as const) {

@@ -30,7 +30,9 @@ async function send(who: SeedName, topic: string, to: number | string = 'Denmark
   return res.body.id;
 }
 
-const move = (who: SeedName, id: number, params: Record<string, ParamValue>) => server.as(who).patch(`/messages/${id}`, params);
+// Without the new-topic breadcrumb unless asked for (the notices are tested in message-notices.test.ts).
+const move = (who: SeedName, id: number, params: Record<string, ParamValue>) =>
+  server.as(who).patch(`/messages/${id}`, { send_notification_to_new_thread: false, ...params });
 
 function assertError(res: { status: number; body: any; text: string }, msg: string) {
   assert.equal(res.status, 400, res.text);

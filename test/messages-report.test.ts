@@ -122,3 +122,20 @@ describe('reports', () => {
     assert.equal(e.message.subject, '');
   });
 });
+
+test('first reports at once create one Notification Bot (the second organization has none yet)', async () => {
+  const lear = server.as('lear');
+  const name = 'Lear moderation';
+  assert.equal((await lear.post('/users/me/subscriptions', { subscriptions: [{ name }], invite_only: true })).status, 200);
+  const channel = (await lear.get('/get_stream_id', { stream: name })).body.stream_id;
+  await withApp(server, async (app) => {
+    const { findRealmBySubdomain } = await import('../src/store/realms.js');
+    const realm = (await findRealmBySubdomain(app.db, 'lear'))!;
+    await updateRealm(app.db, realm.id, { settings: { ...realm.settings, moderation_request_channel_id: channel } });
+  });
+  const id = (await lear.post('/messages', { type: 'stream', to: channel, topic: 't', content: 'mine' })).body.id;
+  const replies = await Promise.all([1, 2, 3, 4].map(() => lear.post(`/messages/${id}/report`, { report_type: 'spam' })));
+  for (const r of replies) assert.equal(r.status, 200, r.text);
+  const users = (await lear.get('/users')).body.members as { full_name: string; is_bot: boolean }[];
+  assert.equal(users.filter((u) => u.full_name === 'Notification Bot' && u.is_bot).length, 1);
+});

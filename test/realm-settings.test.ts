@@ -280,7 +280,7 @@ describe('PATCH /realm: group settings', () => {
       [{ can_invite_users_group: { new: group('role:everyone') } }, "'can_invite_users_group' setting cannot be set to 'role:everyone' group."],
       [{ can_manage_billing_group: { new: group('role:nobody') } }, "'can_manage_billing_group' setting cannot be set to 'role:nobody' group."],
       [{ can_mention_many_users_group: { new: group('role:internet') } }, "'can_mention_many_users_group' setting cannot be set to 'role:internet' group."],
-      [{ can_resolve_topics_group: { new: 999999 } }, 'Invalid user group ID: 999999'],
+      [{ can_resolve_topics_group: { new: 999999 } }, 'Invalid user group'],
       [{ can_resolve_topics_group: { new: { direct_members: [999999], direct_subgroups: [] } } }, 'Invalid user ID: 999999'],
     ];
     for (const [params, msg, code] of cases) expectError(await patch('desdemona', params), msg, code);

@@ -2,6 +2,7 @@ import { test, after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type SeedName, type TestServer } from './helpers/server.js';
 import { Listeners } from './helpers/events.js';
+import type { ParamValue } from './helpers/client.js';
 
 let server: TestServer;
 before(async () => {
@@ -13,7 +14,7 @@ const EVERYONE: SeedName[] = ['desdemona', 'iago', 'shiva', 'hamlet', 'cordelia'
 let n = 0;
 const unique = (base: string) => `${base} ${++n}`;
 
-async function subscribe(name: SeedName, params: Record<string, unknown>) {
+async function subscribe(name: SeedName, params: Record<string, ParamValue>) {
   return server.as(name).post('/users/me/subscriptions', params);
 }
 
@@ -60,21 +61,21 @@ describe('creating channels', () => {
     }
     const guest = await subscribe('polonius', { subscriptions: [{ name: unique('Guest channel') }] });
     assert.equal(guest.status, 400);
-    assert.equal(guest.body.msg, 'Insufficient permission');
+    assert.equal(guest.body.msg, 'Not allowed for guest users');
   });
 
   test('creation parameters are checked', async () => {
-    const cases: [Record<string, unknown>, string, string?][] = [
+    const cases: [Record<string, ParamValue>, string, string?][] = [
       [{ subscriptions: [{ name: 'x'.repeat(61) }] }, 'Channel name too long (limit: 60 characters).'],
       [{ subscriptions: [{ name: '   ' }] }, "Channel name can't be empty."],
       [{ subscriptions: [{ name: unique('d'), description: 'x'.repeat(1025) }] }, 'Channel description too long (limit: 1024 characters).'],
       [{ subscriptions: [{ name: unique('h') }], history_public_to_subscribers: false }, 'Invalid parameters'],
       [{ subscriptions: [{ name: unique('w') }], is_web_public: true }, 'Web-public channels are not enabled.'],
-      [{ subscriptions: [{ name: unique('g') }], can_add_subscribers_group: 999999 }, 'Invalid user group ID: 999999'],
+      [{ subscriptions: [{ name: unique('g') }], can_add_subscribers_group: 999999 }, 'Invalid user group'],
       [{ subscriptions: [{ name: unique('t') }], topics_policy: 'sometimes' }, 'Invalid topics_policy: sometimes'],
       [{ subscriptions: [{ name: unique('r') }], message_retention_days: 30 }, 'Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL'],
       [{ subscriptions: [{ name: unique('m') }], message_retention_days: 'often' }, "Bad value for 'message_retention_days': often"],
-      [{ subscriptions: [{ name: unique('p') }], is_default_stream: true }, 'Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL'],
+      [{ subscriptions: [{ name: unique('p') }], is_default_stream: true }, 'Insufficient permission'],
     ];
     for (const [params, msg, code] of cases) {
       const res = await subscribe('hamlet', params);
@@ -113,6 +114,8 @@ describe('creating channels', () => {
     assert.ok(reg.body.realm_default_streams.some((s: { name: string }) => s.name === dflt));
     const priv = await subscribe('iago', { subscriptions: [{ name: unique('Hidden') }], is_default_stream: true, invite_only: true });
     assert.equal(priv.body.msg, 'A default channel cannot be private.');
+    // Creation parameters are not checked when every channel exists already.
+    assert.equal((await subscribe('hamlet', { subscriptions: [{ name: dflt }], is_default_stream: true, invite_only: true })).status, 200);
   });
 });
 
@@ -136,6 +139,18 @@ describe('subscribing and unsubscribing', () => {
     assert.deepEqual(await l.take('polonius', 'subscription'), []);
     const members = await server.as('hamlet').get(`/streams/${id}/members`);
     assert.deepEqual(members.body.subscribers, [server.users.iago.id, server.users.hamlet.id, server.users.cordelia.id].sort((a, b) => a - b));
+  });
+
+  test('a color given with a channel is the new subscriptions\' color', async () => {
+    const name = unique('Painted');
+    const res = await subscribe('hamlet', { subscriptions: [{ name, color: '#123abc' }], principals: [server.users.hamlet.id, server.users.cordelia.id] });
+    assert.equal(res.status, 200, res.text);
+    for (const who of ['hamlet', 'cordelia'] as const) {
+      const subs = (await server.as(who).get('/users/me/subscriptions')).body.subscriptions as { name: string; color: string }[];
+      assert.equal(subs.find((x) => x.name === name)!.color, '#123abc', who);
+    }
+    const bad = await subscribe('hamlet', { subscriptions: [{ name, color: 'red' }] });
+    assert.deepEqual([bad.status, bad.body.msg], [400, 'add.color is not a valid hex color code']);
   });
 
   test('unknown principals are refused', async () => {
@@ -184,7 +199,7 @@ describe('subscribing and unsubscribing', () => {
     const name = unique('Public');
     await subscribe('hamlet', { subscriptions: [{ name }] });
     const res = await subscribe('polonius', { subscriptions: [{ name }] });
-    assert.equal(res.body.msg, `Unable to access channel (${name}).`);
+    assert.equal(res.body.msg, 'Not allowed for guest users');
     const byOther = await subscribe('hamlet', { subscriptions: [{ name }], principals: [server.users.polonius.id] });
     assert.equal(byOther.status, 200, byOther.text);
     assert.equal((await server.as('polonius').get('/get_stream_id', { stream: name })).status, 200);
@@ -231,7 +246,7 @@ describe('subscription settings and views', () => {
     assert.equal(sub.email_notifications, false, 'inherit is false without notification_settings_null');
     const withNull = await server.as('hamlet').post('/register', { fetch_event_types: ['subscription'], client_capabilities: { notification_settings_null: true } });
     assert.equal(withNull.body.subscriptions.find((s: { stream_id: number }) => s.stream_id === id).email_notifications, null);
-    const errors: [Record<string, unknown>, string][] = [
+    const errors: [Record<string, ParamValue>, string][] = [
       [{ property: 'color', value: 'red' }, 'color is not a valid hex color code'],
       [{ property: 'is_muted', value: 'yes' }, 'is_muted is not a boolean'],
       [{ property: 'volume', value: true }, 'Unknown subscription property: volume'],

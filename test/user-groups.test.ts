@@ -1,143 +1,210 @@
-import { test, after, before } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import type { SeedName } from './helpers/server.js';
 import { Listeners } from './helpers/events.js';
+import { assertSuccess } from './helpers/assertions.js';
+import { assertMatchesSchema } from './helpers/openapi.js';
+import { groupTestServer, refused } from './helpers/user-groups.js';
 
-let server: TestServer;
-let system: Record<string, number>;
-before(async () => {
-  server = await startTestServer();
-  const groups = (await server.as('iago').get('/user_groups')).body.user_groups as { id: number; name: string }[];
-  system = Object.fromEntries(groups.map((g) => [g.name, g.id]));
-});
-after(() => server.close());
-
+const g = groupTestServer();
+const { id, create, created, members } = g;
 let n = 0;
-async function create(as: 'hamlet' | 'iago' | 'polonius' | 'bot' | 'desdemona', extra: Record<string, unknown> = {}) {
-  return server.as(as).post('/user_groups/create', { name: `Group ${++n}`, description: 'A group', members: [server.users.hamlet.id], ...extra });
-}
 
-test('system groups are listed with their nesting', async () => {
-  for (const name of ['role:owners', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone', 'role:internet', 'role:nobody']) {
-    assert.ok(system[name], name);
-  }
-  const res = await server.as('hamlet').get('/user_groups');
-  const admins = res.body.user_groups.find((g: { name: string }) => g.name === 'role:administrators');
-  assert.deepEqual(admins.direct_subgroup_ids, [system['role:owners']]);
-  assert.deepEqual(admins.members, [server.users.iago.id]);
-  assert.equal(admins.is_system_group, true);
-  const everyone = await server.as('hamlet').get(`/user_groups/${system['role:everyone']}/members`);
-  assert.ok(everyone.body.members.includes(server.users.polonius.id) && everyone.body.members.includes(server.users.desdemona.id));
-  const check = await server.as('hamlet').get(`/user_groups/${system['role:members']}/members/${server.users.polonius.id}`);
-  assert.equal(check.body.is_user_group_member, false);
+describe('reading groups', () => {
+  test('system groups, members and subgroups, with the reference shapes', async () => {
+    for (const name of ['role:owners', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone', 'role:internet', 'role:nobody']) {
+      assert.ok(g.system[name], name);
+    }
+    const list = await g.server.as('polonius').get('/user_groups');
+    assertMatchesSchema('/user_groups', 'get', assertSuccess(list));
+    const admins = list.body.user_groups.find((g: { name: string }) => g.name === 'role:administrators');
+    assert.deepEqual(admins.direct_subgroup_ids, [g.system['role:owners']]);
+    assert.deepEqual(admins.members, [id('iago')]);
+    assert.equal(admins.is_system_group, true);
+    assert.equal(admins.can_manage_group, g.system['role:nobody']);
+    assert.equal(admins.deactivated, false);
+
+    const all = await g.server.as('hamlet').get(`/user_groups/${g.system['role:moderators']}/members`);
+    assertMatchesSchema('/user_groups/{user_group_id}/members', 'get', assertSuccess(all));
+    assert.deepEqual(all.body.members, [id('desdemona'), id('iago'), id('shiva')].sort((a, b) => a - b));
+    assert.deepEqual(await members(g.system['role:moderators']), [id('shiva')]);
+
+    const sub = await g.server.as('hamlet').get(`/user_groups/${g.system['role:moderators']}/subgroups`);
+    assertMatchesSchema('/user_groups/{user_group_id}/subgroups', 'get', assertSuccess(sub));
+    assert.deepEqual(sub.body.subgroups, [g.system['role:owners'], g.system['role:administrators']].sort((a, b) => a - b));
+    const direct = await g.server.as('hamlet').get(`/user_groups/${g.system['role:moderators']}/subgroups`, { direct_subgroup_only: true });
+    assert.deepEqual(direct.body.subgroups, [g.system['role:administrators']]);
+
+    const check = async (user: number, params: Record<string, unknown> = {}) => {
+      const res = await g.server.as('hamlet').get(`/user_groups/${g.system['role:administrators']}/members/${user}`, params);
+      assertMatchesSchema('/user_groups/{user_group_id}/members/{user_id}', 'get', assertSuccess(res));
+      return res.body.is_user_group_member;
+    };
+    assert.equal(await check(id('iago')), true);
+    assert.equal(await check(id('desdemona')), true, 'through the owners subgroup');
+    assert.equal(await check(id('desdemona'), { direct_member_only: true }), false);
+    assert.equal(await check(id('hamlet')), false);
+  });
+
+  test('read errors', async () => {
+    const learGroups = (await g.server.as('lear').get('/user_groups')).body.user_groups as { id: number }[];
+    for (const group of [999999, learGroups[0].id]) {
+      refused(await g.server.as('hamlet').get(`/user_groups/${group}/members`), 'Invalid user group');
+      refused(await g.server.as('hamlet').get(`/user_groups/${group}/subgroups`), 'Invalid user group');
+      refused(await g.server.as('hamlet').get(`/user_groups/${group}/members/${id('hamlet')}`), 'Invalid user group');
+    }
+    refused(await g.server.as('hamlet').get(`/user_groups/${g.system['role:members']}/members/999999`), 'No such user');
+    const made = await g.server.as('iago').post('/users', { email: `gone${Date.now()}@zulip.example.com`, password: 'secret123', full_name: 'Soon Gone' });
+    assert.equal(made.status, 200, made.text);
+    assert.equal((await g.server.as('iago').delete(`/users/${made.body.user_id}`)).status, 200);
+    refused(await g.server.as('hamlet').get(`/user_groups/${g.system['role:members']}/members/${made.body.user_id}`), 'User is deactivated');
+  });
 });
 
-test('create: members, subgroups, settings, events; guests may not', async () => {
-  const l = await Listeners.open(server, ['cordelia', 'polonius']);
-  const res = await create('hamlet', { members: [server.users.hamlet.id, server.users.cordelia.id], subgroups: [system['role:moderators']], can_mention_group: system['role:everyone'] });
-  assert.equal(res.status, 200, res.text);
-  const id = res.body.group_id;
-  for (const who of ['cordelia', 'polonius'] as const) {
-    const [ev] = await l.take(who, 'user_group');
-    assert.equal(ev.op, 'add');
-    assert.equal(ev.group.id, id);
-    assert.deepEqual(ev.group.members, [server.users.hamlet.id, server.users.cordelia.id].sort((a, b) => a - b));
-    assert.deepEqual(ev.group.direct_subgroup_ids, [system['role:moderators']]);
-    assert.deepEqual(ev.group.can_manage_group, { direct_members: [server.users.hamlet.id], direct_subgroups: [] });
-    assert.equal(ev.group.can_mention_group, system['role:everyone']);
-  }
-  assert.equal((await create('bot')).status, 200, 'bots may create groups');
-  assert.equal((await create('polonius')).body.msg, 'Insufficient permission');
-  assert.equal((await create('hamlet', { members: [999999] })).body.msg, 'Invalid user ID: 999999');
-  assert.equal((await create('hamlet', { name: 'role:fake' })).body.msg, "User group name cannot start with 'role:'.");
-  const name = (await server.as('hamlet').get('/user_groups')).body.user_groups.find((g: { id: number }) => g.id === id).name;
-  const dup = await server.as('hamlet').post('/user_groups/create', { name, description: '', members: [] });
-  assert.equal(dup.body.msg, `User group '${name}' already exists.`);
-  const bad = await create('hamlet', { can_manage_group: system['role:everyone'] });
-  assert.equal(bad.body.msg, "'can_manage_group' setting cannot be set to 'role:everyone' group.");
-  const owners = await create('hamlet', { can_mention_group: system['role:owners'] });
-  assert.equal(owners.body.msg, "'can_mention_group' setting cannot be set to 'role:owners' group.");
-  const reg = await server.as('cordelia').post('/register', { fetch_event_types: ['realm_user_groups'] });
-  assert.ok(reg.body.realm_user_groups.some((g: { id: number }) => g.id === id));
+describe('creating groups', () => {
+  test('every role but guests may create; bots too; everyone hears of it', async () => {
+    const l = await Listeners.open(g.server, ['cordelia', 'polonius']);
+    for (const who of ['desdemona', 'iago', 'shiva', 'hamlet', 'bot'] as const) await created(who);
+    assert.equal((await l.take('cordelia', 'user_group')).length, 5);
+    refused(await create('polonius'), 'Not allowed for guest users');
+    const group = await created('hamlet', { members: [id('hamlet'), id('cordelia'), id('bot')], subgroups: [g.system['role:moderators']], can_mention_group: g.system['role:everyone'] });
+    for (const who of ['cordelia', 'polonius'] as const) {
+      const [ev] = (await l.take(who, 'user_group')).slice(-1);
+      assert.equal(ev.op, 'add');
+      assert.equal(ev.group.id, group);
+      assert.deepEqual(ev.group.members, [id('hamlet'), id('cordelia'), id('bot')].sort((a, b) => a - b));
+      assert.deepEqual(ev.group.direct_subgroup_ids, [g.system['role:moderators']]);
+      assert.deepEqual(ev.group.can_manage_group, { direct_members: [id('hamlet')], direct_subgroups: [] });
+      assert.deepEqual(ev.group.can_add_members_group, { direct_members: [id('hamlet')], direct_subgroups: [] });
+      assert.equal(ev.group.can_join_group, g.system['role:nobody']);
+      assert.equal(ev.group.can_leave_group, g.system['role:everyone']);
+      assert.equal(ev.group.can_remove_members_group, g.system['role:nobody']);
+      assert.equal(ev.group.can_mention_group, g.system['role:everyone']);
+      assert.deepEqual([ev.group.deactivated, ev.group.is_system_group, ev.group.creator_id], [false, false, id('hamlet')]);
+      assert.equal(typeof ev.group.date_created, 'number');
+    }
+    const reg = await g.server.as('polonius').post('/register', { fetch_event_types: ['realm_user_groups'] });
+    assert.ok(reg.body.realm_user_groups.some((g: { id: number }) => g.id === group));
+  });
+
+  test('the six settings in read form, and their restrictions', async () => {
+    const anonymous = { direct_members: [id('cordelia')], direct_subgroups: [g.system['role:moderators']] };
+    const group = await created('hamlet', {
+      can_add_members_group: g.system['role:members'], can_join_group: anonymous, can_leave_group: g.system['role:nobody'],
+      can_manage_group: g.system['role:administrators'], can_mention_group: g.system['role:moderators'], can_remove_members_group: anonymous,
+    });
+    const record = (await g.server.as('hamlet').get('/user_groups')).body.user_groups.find((g: { id: number }) => g.id === group);
+    assert.deepEqual(record.can_join_group, anonymous);
+    assert.equal(record.can_manage_group, g.system['role:administrators']);
+    // An object with one subgroup and no members is that subgroup; an empty one is role:nobody.
+    const single = await created('hamlet', { can_join_group: { direct_members: [], direct_subgroups: [g.system['role:members']] }, can_leave_group: { direct_members: [], direct_subgroups: [] } });
+    const s = (await g.server.as('hamlet').get('/user_groups')).body.user_groups.find((g: { id: number }) => g.id === single);
+    assert.deepEqual([s.can_join_group, s.can_leave_group], [g.system['role:members'], g.system['role:nobody']]);
+
+    for (const setting of ['can_add_members_group', 'can_join_group', 'can_manage_group', 'can_remove_members_group']) {
+      refused(await create('hamlet', { [setting]: g.system['role:everyone'] }), `'${setting}' setting cannot be set to 'role:everyone' group.`);
+    }
+    for (const setting of ['can_leave_group', 'can_manage_group', 'can_mention_group']) {
+      refused(await create('hamlet', { [setting]: g.system['role:internet'] }), `'${setting}' setting cannot be set to 'role:internet' group.`);
+    }
+    refused(await create('hamlet', { can_mention_group: g.system['role:owners'] }), "'can_mention_group' setting cannot be set to 'role:owners' group.");
+    refused(await create('hamlet', { can_mention_group: 999999 }), 'Invalid user group');
+    refused(await create('hamlet', { can_mention_group: { direct_members: [id('hamlet')], direct_subgroups: [999999] } }), 'Invalid user group ID: 999999');
+    refused(await create('hamlet', { can_mention_group: { direct_members: [999999], direct_subgroups: [] } }), 'Invalid user ID: 999999');
+  });
+
+  test('names, members and subgroups are checked', async () => {
+    refused(await create('hamlet', { members: [999999] }), 'Invalid user ID: 999999');
+    refused(await create('hamlet', { name: ' ' }), "User group name can't be empty!");
+    refused(await create('hamlet', { name: 'x'.repeat(101) }), 'User group name cannot exceed 100 characters.');
+    for (const prefix of ['@', 'role:', 'user:', 'stream:', 'channel:']) {
+      refused(await create('hamlet', { name: `${prefix}crew` }), `User group name cannot start with '${prefix}'.`);
+    }
+    refused(await g.server.as('hamlet').post('/user_groups/create', { name: 'role:members', description: '', members: [] }), "User group name cannot start with 'role:'.");
+    const name = `Taken ${++n}`;
+    await g.server.as('hamlet').post('/user_groups/create', { name, description: '', members: [] });
+    refused(await g.server.as('cordelia').post('/user_groups/create', { name, description: '', members: [] }), `User group '${name}' already exists.`);
+    refused(await create('hamlet', { subgroups: [999999] }), 'Invalid user group ID: 999999');
+  });
+
+  test('can_create_groups decides who may create', async () => {
+    assertSuccess(await g.server.as('desdemona').patch('/realm', { can_create_groups: { new: g.system['role:moderators'] } }));
+    try {
+      refused(await create('hamlet'), 'Insufficient permission');
+      refused(await create('bot'), 'Insufficient permission');
+      await created('shiva');
+      await created('iago');
+    } finally {
+      assertSuccess(await g.server.as('desdemona').patch('/realm', { can_create_groups: { new: g.system['role:members'] } }));
+    }
+  });
 });
 
-test('update with the {new, old} form; only managers; EXPECTATION_MISMATCH', async () => {
-  const id = (await create('hamlet')).body.group_id;
-  const l = await Listeners.open(server, ['cordelia']);
-  const ok = await server.as('hamlet').patch(`/user_groups/${id}`, { name: 'Renamed', can_join_group: { new: system['role:members'], old: system['role:nobody'] } });
-  assert.equal(ok.status, 200, ok.text);
-  const [ev] = await l.take('cordelia', 'user_group');
-  assert.deepEqual([ev.op, ev.group_id, ev.data], ['update', id, { name: 'Renamed', can_join_group: system['role:members'] }]);
-  const mismatch = await server.as('hamlet').patch(`/user_groups/${id}`, { can_join_group: { new: system['role:nobody'], old: system['role:nobody'] } });
-  assert.equal(mismatch.body.code, 'EXPECTATION_MISMATCH');
-  assert.equal((await server.as('cordelia').patch(`/user_groups/${id}`, { name: 'Mine' })).body.msg, 'Insufficient permission');
-  assert.equal((await server.as('desdemona').patch(`/user_groups/${id}`, { description: 'Owners manage all groups' })).status, 200);
-  assert.equal((await server.as('hamlet').patch(`/user_groups/${id}`, {})).body.msg, 'No new data supplied');
-  assert.equal((await server.as('hamlet').patch('/user_groups/999999', { name: 'x' })).body.msg, 'Invalid user group');
-  assert.equal((await server.as('desdemona').patch(`/user_groups/${system['role:members']}`, { name: 'x' })).body.msg, 'Insufficient permission');
+describe('updating groups', () => {
+  test('managers change name, description and settings; one event each', async () => {
+    const group = await created('hamlet');
+    const l = await Listeners.open(g.server, ['cordelia', 'polonius']);
+    const ok = await g.server.as('hamlet').patch(`/user_groups/${group}`, {
+      name: `Renamed ${group}`, description: 'New words', can_join_group: { new: g.system['role:members'], old: g.system['role:nobody'] },
+    });
+    assertMatchesSchema('/user_groups/{user_group_id}', 'patch', assertSuccess(ok));
+    for (const who of ['cordelia', 'polonius'] as const) {
+      const events = await l.take(who, 'user_group');
+      assert.deepEqual(events.map((e) => [e.op, e.group_id, e.data]), [
+        ['update', group, { name: `Renamed ${group}` }],
+        ['update', group, { description: 'New words' }],
+        ['update', group, { can_join_group: g.system['role:members'] }],
+      ]);
+    }
+    // Unchanged values announce nothing.
+    assertSuccess(await g.server.as('hamlet').patch(`/user_groups/${group}`, { description: 'New words', can_join_group: { new: g.system['role:members'] } }));
+    assert.deepEqual(await l.take('cordelia', 'user_group'), []);
+  });
+
+  test('who may manage a group, per role', async () => {
+    const group = await created('hamlet');
+    const rename = (as: SeedName) => g.server.as(as).patch(`/user_groups/${group}`, { description: `by ${as} ${++n}` });
+    assertSuccess(await rename('hamlet'));
+    assertSuccess(await rename('desdemona'));
+    for (const who of ['iago', 'shiva', 'cordelia', 'bot'] as const) refused(await rename(who), 'Insufficient permission');
+    refused(await rename('polonius'), 'Not allowed for guest users');
+    // Administrators manage every group once the organization says so; bots manage the groups they made.
+    assertSuccess(await g.server.as('desdemona').patch('/realm', { can_manage_all_groups: { new: g.system['role:administrators'] } }));
+    try {
+      assertSuccess(await rename('iago'));
+      refused(await rename('shiva'), 'Insufficient permission');
+    } finally {
+      assertSuccess(await g.server.as('desdemona').patch('/realm', { can_manage_all_groups: { new: g.system['role:owners'] } }));
+    }
+    const botGroup = await created('bot');
+    assertSuccess(await g.server.as('bot').patch(`/user_groups/${botGroup}`, { name: `Bot made ${botGroup}` }));
+    assertSuccess(await g.server.as('hamlet').patch(`/user_groups/${group}`, { can_manage_group: { new: { direct_members: [id('cordelia')], direct_subgroups: [g.system['role:moderators']] } } }));
+    assertSuccess(await rename('cordelia'));
+    assertSuccess(await rename('shiva'));
+    refused(await rename('hamlet'), 'Insufficient permission');
+    refused(await g.server.as('desdemona').patch(`/user_groups/${g.system['role:members']}`, { name: 'x' }), 'Insufficient permission');
+  });
+
+  test('update errors', async () => {
+    const group = await created('hamlet');
+    const patch = (params: Record<string, unknown>) => g.server.as('hamlet').patch(`/user_groups/${group}`, params);
+    const mismatch = await patch({ can_join_group: { new: g.system['role:members'], old: g.system['role:moderators'] } });
+    refused(mismatch, "'old' value does not match the expected value.", 'EXPECTATION_MISMATCH');
+    refused(await patch({ can_join_group: g.system['role:members'] }), 'can_join_group does not have the expected format');
+    refused(await patch({ can_mention_group: g.system['role:members'] }), 'can_mention_group does not have the expected format');
+    refused(await patch({ can_manage_group: { new: g.system['role:everyone'] } }), "'can_manage_group' setting cannot be set to 'role:everyone' group.");
+    refused(await patch({ can_manage_group: { new: g.system['role:internet'] } }), "'can_manage_group' setting cannot be set to 'role:internet' group.");
+    refused(await patch({ can_mention_group: { new: g.system['role:owners'] } }), "'can_mention_group' setting cannot be set to 'role:owners' group.");
+    refused(await patch({ can_mention_group: { new: g.system['role:internet'] } }), "'can_mention_group' setting cannot be set to 'role:internet' group.");
+    refused(await patch({ can_mention_group: { new: 999999 } }), 'Invalid user group');
+    refused(await patch({}), 'No new data supplied');
+    refused(await patch({ name: '@all' }), "User group name cannot start with '@'.");
+    refused(await g.server.as('hamlet').patch('/user_groups/999999', { name: 'x' }), 'Invalid user group');
+    const lear = (await g.server.as('lear').get('/user_groups')).body.user_groups[0].id;
+    refused(await g.server.as('hamlet').patch(`/user_groups/${lear}`, { name: 'x' }), 'Invalid user group');
+    // The old value may be given in either form.
+    assertSuccess(await patch({ can_join_group: { new: { direct_members: [id('cordelia')], direct_subgroups: [] }, old: { direct_members: [], direct_subgroups: [g.system['role:nobody']] } } }));
+    assertSuccess(await patch({ can_join_group: { new: g.system['role:members'], old: { direct_members: [id('cordelia')], direct_subgroups: [] } } }));
+  });
 });
 
-test('membership: join and leave by setting, add and remove by managers', async () => {
-  const id = (await create('hamlet', { can_join_group: system['role:members'] })).body.group_id;
-  const l = await Listeners.open(server, ['iago']);
-  assert.equal((await server.as('cordelia').post(`/user_groups/${id}/members`, { add: [server.users.cordelia.id] })).status, 200);
-  const [add] = await l.take('iago', 'user_group');
-  assert.deepEqual([add.op, add.user_ids], ['add_members', [server.users.cordelia.id]]);
-  assert.equal((await server.as('cordelia').post(`/user_groups/${id}/members`, { add: [server.users.shiva.id] })).body.msg, 'Insufficient permission');
-  assert.equal((await server.as('polonius').post(`/user_groups/${id}/members`, { add: [server.users.polonius.id] })).body.msg, 'Insufficient permission');
-  assert.equal((await server.as('cordelia').post(`/user_groups/${id}/members`, { delete: [server.users.cordelia.id] })).status, 200, 'anyone may leave');
-  assert.equal((await server.as('hamlet').post(`/user_groups/${id}/members`, { add: [server.users.hamlet.id] })).body.msg, `User ${server.users.hamlet.id} is already a member of this group`);
-  assert.equal((await server.as('hamlet').post(`/user_groups/${id}/members`, { delete: [server.users.shiva.id] })).body.msg, `There is no member '${server.users.shiva.id}' in this user group`);
-  const members = await server.as('hamlet').get(`/user_groups/${id}/members`, { direct_member_only: true });
-  assert.deepEqual(members.body.members, [server.users.hamlet.id]);
-});
-
-test('subgroups: no cycles', async () => {
-  const a = (await create('hamlet')).body.group_id;
-  const b = (await create('hamlet')).body.group_id;
-  assert.equal((await server.as('hamlet').post(`/user_groups/${a}/subgroups`, { add: [b] })).status, 200);
-  assert.equal((await server.as('hamlet').post(`/user_groups/${b}/subgroups`, { add: [a] })).body.msg, `User group ${a} is already a supergroup of this group.`);
-  assert.equal((await server.as('hamlet').post(`/user_groups/${a}/subgroups`, { add: [a] })).body.msg, `User group ${a} is already a supergroup of this group.`);
-  assert.deepEqual((await server.as('hamlet').get(`/user_groups/${a}/subgroups`)).body.subgroups, [b]);
-  assert.equal((await server.as('hamlet').post(`/user_groups/${a}/subgroups`, { delete: [b] })).status, 200);
-});
-
-test('deactivation: refused while in use, events per capability, reactivation', async () => {
-  const used = (await create('hamlet')).body.group_id;
-  const user = (await create('hamlet', { can_mention_group: used })).body.group_id;
-  const refused = await server.as('hamlet').post(`/user_groups/${used}/deactivate`, {});
-  assert.equal(refused.body.code, 'CANNOT_DEACTIVATE_GROUP_IN_USE');
-  assert.deepEqual(refused.body.objections, [{ type: 'user_group', group_id: user, settings: ['can_mention_group'] }]);
-  const legacy = await Listeners.open(server, ['cordelia']);
-  const modern = await Listeners.open(server, ['iago'], { client_capabilities: { include_deactivated_groups: true } });
-  assert.equal((await server.as('hamlet').post(`/user_groups/${user}/deactivate`, {})).status, 200);
-  assert.deepEqual((await legacy.take('cordelia', 'user_group')).map((e) => e.op), ['remove']);
-  assert.deepEqual((await modern.take('iago', 'user_group')).map((e) => [e.op, e.data]), [['update', { deactivated: true }]]);
-  const listed = await server.as('hamlet').get('/user_groups');
-  assert.ok(!listed.body.user_groups.some((g: { id: number }) => g.id === user));
-  const all = await server.as('hamlet').get('/user_groups', { include_deactivated_groups: true });
-  assert.ok(all.body.user_groups.some((g: { id: number; deactivated: boolean }) => g.id === user && g.deactivated));
-  assert.equal((await create('hamlet', { can_mention_group: user })).body.msg, 'User group is deactivated.');
-  assert.equal((await server.as('hamlet').patch(`/user_groups/${user}`, { description: 'still editable' })).status, 200);
-  assert.equal((await server.as('hamlet').patch(`/user_groups/${user}`, { deactivated: false })).status, 200);
-  assert.ok((await server.as('hamlet').get('/user_groups')).body.user_groups.some((g: { id: number }) => g.id === user));
-  assert.equal((await server.as('hamlet').post(`/user_groups/${used}/deactivate`, {})).status, 400, 'in use again after reactivation');
-});
-
-test('group mentions mention members, as can_mention_group allows', async () => {
-  const name = `Actors ${++n}`;
-  const open = await server.as('hamlet').post('/user_groups/create', { name, description: '', members: [server.users.cordelia.id], can_mention_group: system['role:everyone'] });
-  const closed = await server.as('hamlet').post('/user_groups/create', { name: `Closed ${n}`, description: '', members: [server.users.cordelia.id], can_mention_group: system['role:nobody'] });
-  assert.equal(open.status, 200);
-  assert.equal(closed.status, 200);
-  await server.as('shiva').post('/users/me/subscriptions', { subscriptions: [{ name: 'Stage' }], principals: [server.users.shiva.id, server.users.cordelia.id] });
-  const sent = await server.as('shiva').post('/messages', { type: 'stream', to: 'Stage', topic: 'cast', content: `Hello @*${name}*` });
-  assert.equal(sent.status, 200, sent.text);
-  const msg = await server.as('cordelia').get(`/messages/${sent.body.id}`);
-  assert.ok(msg.body.message.flags.includes('mentioned'));
-  assert.match(msg.body.message.content, /user-group-mention/);
-  const refused = await server.as('shiva').post('/messages', { type: 'stream', to: 'Stage', topic: 'cast', content: `Hello @*Closed ${n}*` });
-  assert.equal(refused.body.msg, `You are not allowed to mention user group 'Closed ${n}'.`);
-  const silent = await server.as('shiva').post('/messages', { type: 'stream', to: 'Stage', topic: 'cast', content: `Hello @_*Closed ${n}*` });
-  assert.equal(silent.status, 200, 'silent mentions need no permission');
-});

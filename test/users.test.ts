@@ -72,11 +72,13 @@ test('GET /users/me describes the caller', async () => {
     const body = assertSuccess(await server.as(name).get('/users/me'));
     assertMatchesSchema('/users/me', 'get', body);
     assert.deepEqual(pick(body, Object.keys(expectedFlags(name))), expectedFlags(name), name);
-    for (const f of ['delivery_email', 'timezone', 'avatar_url', 'avatar_version', 'date_joined', 'profile_data']) assert.ok(f in body, `${name} ${f}`);
+    for (const f of ['delivery_email', 'timezone', 'avatar_url', 'avatar_version', 'date_joined', 'max_message_id']) assert.ok(f in body, `${name} ${f}`);
     assert.equal(body.delivery_email, server.users[name].email);
     assert.equal(typeof body.avatar_url, 'string');
     assert.ok(Number.isInteger(body.avatar_version));
-    assert.deepEqual(body.profile_data, {});
+    // Bots have no custom profile fields (reference User schema).
+    if (name === 'bot') assert.equal('profile_data' in body, false);
+    else assert.deepEqual(body.profile_data, {});
     assert.equal('is_billing_admin' in body, false);
     checkDateJoined(body.date_joined);
   }
@@ -128,7 +130,10 @@ test('include_custom_profile_fields=true adds profile_data', async () => {
   const hamlet = server.as('hamlet');
   const all = assertSuccess(await hamlet.get('/users', { include_custom_profile_fields: true }));
   assertMatchesSchema('/users', 'get', all);
-  for (const m of all.members) assert.deepEqual(m.profile_data, {});
+  for (const m of all.members) {
+    if (m.is_bot) assert.equal('profile_data' in m, false, m.email);
+    else assert.deepEqual(m.profile_data, {}, m.email);
+  }
   const one = assertSuccess(await hamlet.get(`/users/${server.users.iago.id}`, { include_custom_profile_fields: true }));
   assertMatchesSchema('/users/{user_id}', 'get', one);
   assert.deepEqual(one.user.profile_data, {});
@@ -253,4 +258,21 @@ test('lengths count Unicode code points: a 100-emoji name is accepted, 101 refus
   assertError(await iago.post('/users', { email: 'emoji4@zulip.example.com', password: '🔑'.repeat(5), full_name: 'Keys' }), 400,
     'BAD_REQUEST', 'The password is too weak.');
   assertSuccess(await server.anon().post('/fetch_api_key', { username: 'emoji3@zulip.example.com', password: '🔑'.repeat(6) }));
+});
+
+test('the realm_user register block is complete; devices is empty', async () => {
+  const reg = assertSuccess(await server.as('shiva').post('/register', { fetch_event_types: ['realm_user', 'device'] }));
+  const keys = Object.keys(reg).filter((k) => !['result', 'msg', 'queue_id', 'last_event_id', 'zulip_version', 'zulip_feature_level', 'zulip_merge_base',
+    'idle_queue_timeout_secs', 'event_queue_longpoll_timeout_seconds'].includes(k));
+  assert.deepEqual(keys.sort(), ['avatar_source', 'avatar_url', 'avatar_url_medium', 'can_create_private_streams', 'can_create_public_streams',
+    'can_create_streams', 'can_create_web_public_streams', 'can_invite_others_to_realm', 'cross_realm_bots', 'delivery_email', 'devices', 'email',
+    'full_name', 'is_admin', 'is_guest', 'is_moderator', 'is_owner', 'realm_non_active_users', 'realm_users', 'user_id'].sort());
+  assert.deepEqual(reg.devices, {});
+  assert.deepEqual([reg.user_id, reg.is_moderator, reg.is_admin, reg.email, reg.delivery_email], [server.users.shiva.id, true, false, server.users.shiva.email, server.users.shiva.email]);
+  for (const u of reg.realm_users) {
+    for (const f of USER_FIELDS) assert.ok(f in u, `${u.email} lacks ${f}`);
+    assert.equal(u.is_active, true);
+    if (!u.is_bot) assert.ok('profile_data' in u);
+  }
+  assert.ok(reg.realm_non_active_users.every((u: { is_active: boolean }) => !u.is_active));
 });

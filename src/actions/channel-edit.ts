@@ -10,7 +10,7 @@ import type { GroupSettingValue } from '../permissions/groups.js';
 import { realmSettings } from '../state/realm.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, STREAM_PERMISSION_SETTINGS } from '../state/realm-data.js';
 import type { Tx } from '../store/db.js';
-import { groupMemberIds, systemGroupIds } from '../store/groups.js';
+import { systemGroupIds } from '../store/groups.js';
 import { findRealm, updateRealm, type Realm } from '../store/realms.js';
 import {
   CHANNEL_GROUP_SETTINGS, findStream, findStreamByName, hasMessagesOutsideEmptyTopic, listDefaultStreamIds, listStreams,
@@ -19,8 +19,15 @@ import {
 import { findSubscription, subscriberIds, type Subscription } from '../store/subscriptions.js';
 import { isUniqueViolation } from '../store/tx.js';
 import { listUsers, ROLE, type User } from '../store/users.js';
-import { checkChannelDescription, checkFolder, checkChannelName, checkHistoryRules, checkRetentionDays, holdsRealmSetting, TOPICS_POLICIES, viewerOf } from './channels.js';
+import {
+  channelAudience, checkChannelDescription, checkChannelName, checkFolder, checkHistoryRules, checkMaySetDeletePolicy, checkRetentionDays,
+  DELETE_POLICY_SETTINGS, holdsRealmSetting, TOPICS_POLICIES, viewerOf,
+} from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
+import {
+  accessChangedText, descriptionChangedText, postingPermissionsChangedText, renamedText, retentionChangedText, topicsPolicyChangedText,
+} from './channel-notices.js';
+import { postChannelEventsNotice, type NoticeContext } from './notifications.js';
 
 export type GroupSettingUpdate = { new: unknown; old?: unknown };
 
@@ -63,22 +70,7 @@ export async function accessChannelToAdminister(tx: Tx, realm: Realm, v: Viewer,
   return { stream, sub };
 }
 
-// Everyone who may know of the channel, decided by hasMetadataAccess itself so that events agree with what
-// GET /streams shows: each user's Viewer holds just the groups the channel's settings name.
-async function knowersOf(tx: Tx, realmId: number, s: Stream): Promise<Set<number>> {
-  const users = (await listUsers(tx, realmId)).filter((u) => u.isActive);
-  const subscribed = new Set((await subscriberIds(tx, [s.id])).get(s.id));
-  const groupIds = [...new Set(Object.values(s.groups).flatMap((g) => (typeof g === 'number' ? [g] : g.direct_subgroups)))];
-  const members = new Map<number, Set<number>>();
-  for (const g of groupIds) members.set(g, new Set(await groupMemberIds(tx, [g])));
-  const out = new Set<number>();
-  for (const user of users) {
-    const groups = new Set(groupIds.filter((g) => members.get(g)!.has(user.id)));
-    const sub = subscribed.has(user.id) ? ({ active: true } as Subscription) : undefined;
-    if (hasMetadataAccess({ user, groups }, s, sub)) out.add(user.id);
-  }
-  return out;
-}
+const knowersOf = async (tx: Tx, realmId: number, s: Stream) => new Set(await channelAudience(tx, realmId, s));
 
 const isIntegers = (a: unknown) => Array.isArray(a) && a.every(Number.isInteger);
 const isGroupValue = (v: unknown) => Number.isInteger(v) || (!!v && typeof v === 'object' && isIntegers((v as Record<string, unknown>).direct_members) && isIntegers((v as Record<string, unknown>).direct_subgroups));
@@ -140,6 +132,7 @@ async function checkChannelEdit(tx: Tx, realm: Realm, v: Viewer, s: Stream, sub:
     }
     if (input.topicsPolicy !== s.topicsPolicy) plan.topicsPolicy = input.topicsPolicy;
   }
+  if ([...DELETE_POLICY_SETTINGS].some((name) => input.groupSettings[name as ChannelGroupSetting])) checkMaySetDeletePolicy(v, realm, systemGroups);
   if (input.description !== undefined) {
     const description = checkChannelDescription(input.description);
     if (description !== s.description) plan.description = description;
@@ -179,19 +172,22 @@ async function checkChannelEdit(tx: Tx, realm: Realm, v: Viewer, s: Stream, sub:
 
 const channelExists = (name: string) => new ApiError(`Channel '${name}' already exists`, 'CHANNEL_ALREADY_EXISTS', 409, { channel_name: name });
 
-export async function doUpdateChannel(app: App, realm: Realm, user: User, streamId: number, input: ChannelEditInput): Promise<void> {
+export async function doUpdateChannel(app: App, realm: Realm, user: User, streamId: number, input: ChannelEditInput, realmUrl: string): Promise<void> {
   await inTransaction(app, async (tx, emit) => {
     const viewer = await viewerOf(tx, user);
     const { stream, sub } = await accessChannelToAdminister(tx, realm, viewer, streamId);
     const systemGroups = await systemGroupIds(tx, realm.id);
     const plan = await checkChannelEdit(tx, realm, viewer, stream, sub, input, systemGroups);
-    await applyChannelEdit(tx, realm, emit, stream, plan, systemGroups);
+    await applyChannelEdit({ tx, emit, realm, realmUrl }, user, stream, plan, systemGroups);
   });
 }
 
-// Applied in the reference server's order, one event per property, each naming the channel as it is then.
-async function applyChannelEdit(tx: Tx, realm: Realm, emit: Emit, original: Stream, plan: Plan, systemGroups: Map<string, number>): Promise<void> {
+// Applied in the reference server's order, one event per property, each naming the channel as it is then, with
+// the Notification Bot's notice of each change the reference server announces in the channel.
+async function applyChannelEdit(ctx: NoticeContext, actor: User, original: Stream, plan: Plan, systemGroups: Map<string, number>): Promise<void> {
+  const { tx, emit, realm } = ctx;
   const s: Stream = { ...original, groups: { ...original.groups } };
+  const notice = (content: string) => postChannelEventsNotice(ctx, s, content);
   const update = async (property: string, value: unknown, extra: Record<string, unknown> = {}) =>
     emit(realm.id, { type: 'stream', op: 'update', stream_id: s.id, name: s.name, property, value, ...extra }, [...(await knowersOf(tx, realm.id, s))]);
   const set = async (changes: Partial<Stream>, property: string, value: unknown, extra?: Record<string, unknown>) => {
@@ -202,16 +198,22 @@ async function applyChannelEdit(tx: Tx, realm: Realm, emit: Emit, original: Stre
 
   if (plan.privacy) {
     const before = await knowersOf(tx, realm.id, s);
+    const was = { inviteOnly: s.inviteOnly, isWebPublic: s.isWebPublic, historyPublicToSubscribers: s.historyPublicToSubscribers };
     Object.assign(s, plan.privacy);
     await updateStream(tx, s.id, plan.privacy);
     const event = { property: 'invite_only', value: s.inviteOnly, history_public_to_subscribers: s.historyPublicToSubscribers, is_web_public: s.isWebPublic };
     await announceAudienceChange(tx, realm, emit, s, before, event, systemGroups);
+    await notice(accessChangedText(actor, was, s));
   }
   if (plan.isDefault !== undefined) {
     await setDefaultStream(tx, realm.id, s.id, plan.isDefault);
     await emitDefaultStreams(tx, realm, emit, systemGroups);
   }
-  if (plan.retention !== undefined) await set({ messageRetentionDays: plan.retention }, 'message_retention_days', plan.retention);
+  if (plan.retention !== undefined) {
+    const old = s.messageRetentionDays;
+    await set({ messageRetentionDays: plan.retention }, 'message_retention_days', plan.retention);
+    await notice(retentionChangedText(actor, Number(realmSettings(realm).message_retention_days), old, plan.retention));
+  }
   if (plan.unarchive) {
     s.isArchived = false;
     await updateStream(tx, s.id, { isArchived: false });
@@ -220,11 +222,18 @@ async function applyChannelEdit(tx: Tx, realm: Realm, emit: Emit, original: Stre
     // Clients with the archived_channels capability get the update, others the channel anew (queue filter).
     emit(realm.id, { type: 'stream', op: 'update', stream_id: s.id, name: s.name, property: 'is_archived', value: false }, audience);
     emit(realm.id, { type: 'stream', op: 'create', streams: [formatStream(s, { systemGroups, subscriberCount: count })], _for_unarchiving: true }, audience);
+    await notice(`Channel #**${s.name}** has been unarchived.`);
   }
-  if (plan.topicsPolicy !== undefined) await set({ topicsPolicy: plan.topicsPolicy }, 'topics_policy', plan.topicsPolicy);
+  if (plan.topicsPolicy !== undefined) {
+    const old = s.topicsPolicy;
+    await set({ topicsPolicy: plan.topicsPolicy }, 'topics_policy', plan.topicsPolicy);
+    await notice(topicsPolicyChangedText(actor, old, plan.topicsPolicy));
+  }
   if (plan.description !== undefined) {
+    const old = s.description;
     const rendered = renderMarkdown(plan.description);
     await set({ description: plan.description, renderedDescription: rendered }, 'description', plan.description, { rendered_description: rendered });
+    await notice(descriptionChangedText(actor, old, plan.description));
   }
   if (plan.name !== undefined) {
     try {
@@ -234,17 +243,21 @@ async function applyChannelEdit(tx: Tx, realm: Realm, emit: Emit, original: Stre
       throw err;
     }
     await update('name', plan.name); // `name` is still the old one, as the reference server sends it
+    const old = s.name;
     s.name = plan.name;
+    await notice(renamedText(actor, old, plan.name));
   }
   if (plan.folderId !== undefined) await set({ folderId: plan.folderId }, 'folder_id', plan.folderId);
   for (const [name, value] of plan.groups) {
     const before = await knowersOf(tx, realm.id, s);
     const oldPolicy = formatStream(s, { systemGroups, subscriberCount: 0 }).stream_post_policy;
+    const oldValue = s.groups[name];
     s.groups[name] = value;
     await updateStream(tx, s.id, { groups: s.groups });
     await announceAudienceChange(tx, realm, emit, s, before, { property: name, value }, systemGroups);
     const policy = formatStream(s, { systemGroups, subscriberCount: 0 }).stream_post_policy;
     if (policy !== oldPolicy) await update('stream_post_policy', policy);
+    if (name === 'can_send_message_group') await notice(await postingPermissionsChangedText(ctx, actor, oldValue, value));
   }
 }
 
@@ -277,7 +290,7 @@ async function emitDefaultStreams(tx: Tx, realm: Realm, emit: Emit, systemGroups
 
 // Archiving keeps subscriptions and settings (both stay editable, feature level 362) but drops the channel
 // from the default channels and from the organization settings that name it.
-export async function doArchiveChannel(app: App, realm: Realm, user: User, streamId: number): Promise<void> {
+export async function doArchiveChannel(app: App, realm: Realm, user: User, streamId: number, realmUrl: string): Promise<void> {
   await inTransaction(app, async (tx, emit) => {
     const viewer = await viewerOf(tx, user);
     const { stream } = await accessChannelToAdminister(tx, realm, viewer, streamId);
@@ -301,5 +314,7 @@ export async function doArchiveChannel(app: App, realm: Realm, user: User, strea
     // Clients with the archived_channels capability get the update, others lose the channel (queue filter).
     emit(realm.id, { type: 'stream', op: 'update', stream_id: s.id, name: s.name, property: 'is_archived', value: true }, audience);
     emit(realm.id, { type: 'stream', op: 'delete', streams: [formatStream(s, { systemGroups, subscriberCount: count })], stream_ids: [s.id], _for_archiving: true }, audience);
+    // Posted into the archived channel, read for everyone.
+    await postChannelEventsNotice({ tx, emit, realm, realmUrl }, s, `Channel #**${s.name}** has been archived.`, () => true);
   });
 }

@@ -1,18 +1,17 @@
 // Loading channels with permission checks, validating channel fields, and creating channels.
-import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
 import { codePointLength } from '../lib/text.js';
 import { renderMarkdown } from '../markdown/render.js';
-import { checkGroupSetting, defaultValue } from '../permissions/group-settings.js';
-import { hasMetadataAccess, isGuest, isRealmAdmin, type Viewer } from '../permissions/channels.js';
+import { checkGroupSetting, defaultValue, sameValue } from '../permissions/group-settings.js';
+import { hasMetadataAccess, type Viewer } from '../permissions/channels.js';
 import { holdsGroupSetting, resolveGroupSetting, type GroupSettingValue } from '../permissions/groups.js';
 import { realmSettings } from '../state/realm.js';
 import { SERVER_LIMITS, STREAM_PERMISSION_SETTINGS } from '../state/realm-data.js';
 import type { Db, Tx } from '../store/db.js';
-import { groupsOfUser } from '../store/groups.js';
+import { groupMemberIds, groupsOfUser } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
 import { CHANNEL_GROUP_SETTINGS, findStream, findStreamByName, insertStream, type ChannelGroupSetting, type Stream } from '../store/streams.js';
-import { findSubscription, subscriberIds } from '../store/subscriptions.js';
+import { findSubscription, subscriberIds, type Subscription } from '../store/subscriptions.js';
 import { listUsers, type User } from '../store/users.js';
 import { findChannelFolder } from '../store/channel-folders.js';
 
@@ -84,13 +83,20 @@ export async function accessChannelByName(db: Db, realm: Realm, v: Viewer, name:
   return { stream, sub };
 }
 
-// Users who may know of the channel and see its subscribers: every non-guest for a public channel (guests
-// only when subscribed), subscribers and administrators for a private one.
+// Everyone who may know of the channel (and see its subscribers), decided by hasMetadataAccess itself so that
+// events agree with what GET /streams shows — including users who know of a private channel only through its
+// group settings. Each user's Viewer holds just the groups the channel's settings name.
 export async function channelAudience(db: Db, realmId: number, stream: Stream, subscribers?: number[]): Promise<number[]> {
   const users = (await listUsers(db, realmId)).filter((u) => u.isActive);
-  const subs = new Set(subscribers ?? (await subscriberIds(db, [stream.id])).get(stream.id));
+  const subscribed = new Set(subscribers ?? (await subscriberIds(db, [stream.id])).get(stream.id));
+  const groupIds = [...new Set(Object.values(stream.groups).flatMap((g) => (typeof g === 'number' ? [g] : g.direct_subgroups)))];
+  const members = new Map<number, Set<number>>();
+  for (const g of groupIds) members.set(g, new Set(await groupMemberIds(db, [g])));
   return users
-    .filter((u) => subs.has(u.id) || (stream.inviteOnly ? isRealmAdmin(u) : !isGuest(u) || stream.isWebPublic))
+    .filter((user) => {
+      const groups = new Set(groupIds.filter((g) => members.get(g)!.has(user.id)));
+      return hasMetadataAccess({ user, groups }, stream, subscribed.has(user.id) ? ({ active: true } as Subscription) : undefined);
+    })
     .map((u) => u.id);
 }
 
@@ -129,10 +135,12 @@ export async function checkNewChannel(tx: Tx, realm: Realm, v: Viewer, input: Ne
   }
   if (input.folderId !== undefined && input.folderId !== null) await checkFolder(tx, realm, input.folderId);
   const groups = {} as Record<ChannelGroupSetting, GroupSettingValue>;
+  const nobody = systemGroups.get('role:nobody')!;
   for (const name of CHANNEL_GROUP_SETTINGS) {
     const meta = STREAM_PERMISSION_SETTINGS[name];
     const raw = input.groupSettings[name];
     groups[name] = raw === undefined ? defaultValue(meta, systemGroups, v.user.id) : await checkGroupSetting(tx, realm.id, name, meta, raw, systemGroups);
+    if (raw !== undefined && DELETE_POLICY_SETTINGS.has(name) && !sameValue(groups[name], nobody, nobody)) checkMaySetDeletePolicy(v, realm, systemGroups);
   }
   const channel = {
     realmId: realm.id,
@@ -153,6 +161,13 @@ export async function checkNewChannel(tx: Tx, realm: Realm, v: Viewer, input: Ne
   checkHistoryRules(channel, systemGroups.get('role:everyone')!);
   channel.renderedDescription = renderMarkdown(channel.description);
   return channel;
+}
+
+// A channel's message deletion settings are set only by holders of the organization's
+// can_set_delete_message_policy_group (on creation, unless set to nobody).
+export const DELETE_POLICY_SETTINGS: ReadonlySet<string> = new Set(['can_delete_any_message_group', 'can_delete_own_message_group']);
+export function checkMaySetDeletePolicy(v: Viewer, realm: Realm, systemGroups: Map<string, number>): void {
+  if (!holdsRealmSetting(v, realm, 'can_set_delete_message_policy_group', systemGroups)) throw new ApiError('Insufficient permission');
 }
 
 export async function insertChannel(tx: Tx, channel: Awaited<ReturnType<typeof checkNewChannel>>): Promise<Stream> {

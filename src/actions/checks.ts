@@ -1,8 +1,10 @@
 // Validation shared by the actions that create or rename people and organizations.
 import { ApiError } from '../http/errors.js';
 import { codePointLength } from '../lib/text.js';
+import { ROLE } from '../store/users.js';
 
 export const MAX_NAME_LENGTH = 100;
+export const MIN_NAME_LENGTH = 2;
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 100;
 const NAME_INVALID_CHARS = /[*`\\>"@\u0000-\u001f\u007f]/;
@@ -27,8 +29,10 @@ export function checkEmail(email: string): string {
 export function checkFullName(name: string): string {
   const n = name.trim();
   if (codePointLength(n) > MAX_NAME_LENGTH) throw new ApiError('Name too long!');
-  if (n.length === 0) throw new ApiError('Name too short!');
+  if (codePointLength(n) < MIN_NAME_LENGTH) throw new ApiError('Name too short!');
   if (NAME_INVALID_CHARS.test(n)) throw new ApiError('Invalid characters in name!');
+  // A trailing `|15` would read as the id part of a mention (@**name|15**).
+  if (/\|\d+$/.test(n)) throw new ApiError('Invalid format!');
   return n;
 }
 
@@ -50,4 +54,19 @@ export function checkRealmName(name: string): string {
   const n = name.trim();
   if (n.length === 0 || codePointLength(n) > 40) throw new ApiError('Organization name must be 1 to 40 characters.');
   return n;
+}
+
+// Personal settings, status and presence are for people; the reference server refuses bots there.
+export function checkHuman(user: { isBot: boolean }): void {
+  if (user.isBot) throw new ApiError('This endpoint does not accept bot requests.');
+}
+
+export function checkNotGuest(user: { role: number }): void {
+  if (user.role === ROLE.guest) throw new ApiError('Not allowed for guest users');
+}
+
+// The reference server's require_member_or_admin: guests are refused first, then bots.
+export function checkMemberOrAdmin(user: { isBot: boolean; role: number }): void {
+  checkNotGuest(user);
+  checkHuman(user);
 }

@@ -14,6 +14,7 @@ import { findUser, type User } from '../store/users.js';
 import { holdsRealmSetting } from './channels.js';
 import { accessMessageForChange, emitDeletion, messageAudience, refreshFirstMessageId } from './message-audience.js';
 import { inTransaction } from './transaction.js';
+import { releaseAttachmentClaims } from './attachment-claims.js';
 
 const NO_PERMISSION = "You don't have permission to delete this message";
 
@@ -40,6 +41,7 @@ export async function doDeleteMessage(app: App, realm: Realm, user: User, messag
     const { message, stream } = await accessMessageForChange(tx, realm, user, messageId);
     await checkCanDelete(tx, realm, { user, groups: await groupsOfUser(tx, user.id) }, message, stream);
     const audience = await messageAudience(tx, realm.id, stream, [messageId], messageId);
+    await releaseAttachmentClaims(tx, emit, realm, [message]);
     await deleteMessages(tx, [messageId]);
     emitDeletion(emit, realm.id, [messageId], stream && { stream, topic: message.topic }, [...audience.keys()]);
     if (stream) await refreshFirstMessageId(tx, emit, realm, stream);

@@ -9,7 +9,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME } from '../state/realm-data.js';
 import type { Tx } from '../store/db.js';
 import { groupsOfUser, systemGroupIds } from '../store/groups.js';
 import { applyMessageChange, lockMessage, messageRows, setRowFlags, type NewContent } from '../store/message-edits.js';
-import { FLAG_BITS, streamRecipient, topicSenderIds, type Message } from '../store/messages.js';
+import { FLAG_BITS, streamRecipient, topicExists, topicSenderIds, type Message } from '../store/messages.js';
 import type { Realm } from '../store/realms.js';
 import type { Stream } from '../store/streams.js';
 import { subscriberIds } from '../store/subscriptions.js';
@@ -20,6 +20,8 @@ import { accessMessageForChange, byFlags, channelReaders, emitDeletion, messageA
 import { accessTargetChannel, checkMove, EDIT_LIMIT_BUFFER, isResolveToggle, moveRows, propagatedIds, RESOLVED_TOPIC_PREFIX, type MoveRequest } from './message-move.js';
 import { checkContent, checkGroupMentions, checkTopic, renderContext, WILDCARD_MENTION_THRESHOLD } from './messages-send.js';
 import { inTransaction } from './transaction.js';
+import { movedWholeTopic, moveTopicSettings, postMoveBreadcrumbs, postResolveNotice, type MoveDone } from './message-move-notices.js';
+import { syncAttachmentClaims } from './attachment-claims.js';
 
 export const PROPAGATE_MODES = ['change_one', 'change_later', 'change_all'];
 
@@ -28,7 +30,6 @@ export interface EditInput {
   topic?: string;
   streamId?: number;
   propagateMode: string;
-  // Accepted; the notices themselves need a notification bot, which does not exist yet.
   sendNotificationToOldThread: boolean;
   sendNotificationToNewThread: boolean;
 }
@@ -88,7 +89,7 @@ async function updateMentionFlags(tx: Tx, messageId: number, edit: ContentEdit):
   await setRowFlags(tx, messageId, changed);
 }
 
-export async function doUpdateMessage(app: App, realm: Realm, user: User, messageId: number, input: EditInput): Promise<{ detached_uploads: unknown[] }> {
+export async function doUpdateMessage(app: App, realm: Realm, user: User, messageId: number, input: EditInput, realmUrl: string): Promise<{ detached_uploads: unknown[] }> {
   if (!PROPAGATE_MODES.includes(input.propagateMode)) throw new InvalidArgumentError('propagate_mode', 'Invalid propagate_mode');
   return inTransaction(app, async (tx, emit) => {
     await lockMessage(tx, messageId);
@@ -135,6 +136,7 @@ export async function doUpdateMessage(app: App, realm: Realm, user: User, messag
 
     const others = moved ? await propagatedIds(tx, realm, v, move!) : [];
     const changedIds = [messageId, ...others].sort((a, b) => a - b);
+    const targetHadMessages = moved && (await topicExists(tx, move!.targetStream.id, move!.targetTopic));
     const lost = moved && move!.streamEdited ? await moveRows(tx, realm, move!.targetStream, changedIds) : [];
     if (lost.length) emitDeletion(emit, realm.id, changedIds, { stream: move!.origStream, topic: move!.origTopic }, lost);
 
@@ -150,6 +152,7 @@ export async function doUpdateMessage(app: App, realm: Realm, user: User, messag
     }, () => targetEntry);
     if (others.length) await applyMessageChange(tx, others, { location, lastMovedTime: countsAsMove ? now : undefined }, () => entry);
     if (edit) await updateMentionFlags(tx, messageId, edit);
+    const detachedUploads = edit ? await syncAttachmentClaims(tx, emit, realm, user, message, edit.content.content) : [];
 
     const event: Record<string, unknown> = { type: 'update_message', user_id: user.id, edit_timestamp: now, message_id: messageId, message_ids: changedIds, rendering_only: false };
     if (stream) Object.assign(event, { stream_name: stream.name, stream_id: stream.id });
@@ -164,13 +167,22 @@ export async function doUpdateMessage(app: App, realm: Realm, user: User, messag
     }
     const audience = await messageAudience(tx, realm.id, move?.targetStream ?? stream, changedIds, messageId);
     if (move?.streamEdited && move.origStream.historyPublicToSubscribers) await addFormerReaders(tx, realm, move, audience, lost);
+    const done: MoveDone | null = moved ? { move: move!, viewer: v, changedIds, targetHadMessages, now } : null;
+    const movedAll = done !== null && (await movedWholeTopic(tx, realm, done));
+    // Topic settings move first, so that clients have them when they learn of the move.
+    if (movedAll) await moveTopicSettings(tx, emit, realm, done!);
     for (const g of byFlags(audience)) emit(realm.id, { ...event, flags: g.flags }, g.userIds);
 
     if (move?.streamEdited) {
       await refreshFirstMessageId(tx, emit, realm, move.origStream);
       await refreshFirstMessageId(tx, emit, realm, move.targetStream);
     }
-    return { detached_uploads: [] };
+    if (done) {
+      const ctx = { tx, emit, realm, realmUrl };
+      const resolveNoticeId = done.move.resolveToggle && !edit && !done.move.streamEdited ? await postResolveNotice(ctx, user, done) : null;
+      await postMoveBreadcrumbs(ctx, user, done, { toOld: input.sendNotificationToOldThread, toNew: input.sendNotificationToNewThread, movedAll, resolveNoticeId });
+    }
+    return { detached_uploads: detachedUploads };
   });
 }
 

@@ -99,7 +99,7 @@ export async function checkMove(tx: Tx, realm: Realm, v: Viewer, r: MoveRequest,
 
 // The topic's messages the caller can see: all of them with access to the channel's history, else those they
 // received.
-async function visibleTopicMessages(tx: Tx, realm: Realm, v: Viewer, stream: Stream, topic: string): Promise<TopicMessage[]> {
+export async function visibleTopicMessages(tx: Tx, realm: Realm, v: Viewer, stream: Stream, topic: string): Promise<TopicMessage[]> {
   const all = await topicMessages(tx, stream.id, topic);
   const readers = await channelReaders(tx, realm.id, stream, new Map([[v.user.id, v.user]]));
   if (stream.historyPublicToSubscribers && (await readers.canRead(v.user.id))) return all;

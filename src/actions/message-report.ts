@@ -2,6 +2,7 @@
 // moderation request channel, in a topic named after the reported user.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
+import { directMessageUrl, fenceFor, truncated } from '../format/quote.js';
 import { realmSettings } from '../state/realm.js';
 import { REPORT_MESSAGE_TYPES, SERVER_LIMITS } from '../state/realm-data.js';
 import type { Tx } from '../store/db.js';
@@ -10,8 +11,9 @@ import type { Realm } from '../store/realms.js';
 import { findStream } from '../store/streams.js';
 import { findUsers, type User } from '../store/users.js';
 import { accessMessage } from './messages-fetch.js';
-import { checkTopic, sendMessageInTx } from './messages-send.js';
-import { notificationBot } from './system-bots.js';
+import { checkTopic } from './messages-send.js';
+import { postNotice } from './notifications.js';
+import { silentMention } from '../lib/mention-syntax.js';
 import { inTransaction } from './transaction.js';
 
 export const MAX_REPORT_DESCRIPTION_LENGTH = 1000;
@@ -23,22 +25,8 @@ export interface ReportInput {
   description: string;
 }
 
-const silentMention = (u: User) => `@_**${u.fullName}|${u.id}**`;
 const globalTime = (seconds: number) => `<time:${new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00')}>`;
 const listOf = (items: string[]) => new Intl.ListFormat('en', { type: 'conjunction' }).format(items);
-
-function quoted(content: string): string {
-  const chars = [...content];
-  if (chars.length <= MAX_QUOTED_LENGTH) return content;
-  const marker = '\n[message truncated]';
-  return chars.slice(0, MAX_QUOTED_LENGTH - marker.length).join('') + marker;
-}
-
-// A fence longer than any run of backticks in the text, so the text cannot close it.
-function fenceFor(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  return '`'.repeat(Math.max(3, longest + 1));
-}
 
 async function reportContent(tx: Tx, realm: Realm, realmUrl: string, reporter: User, message: Message, input: ReportInput): Promise<{ content: string; sender: User }> {
   const members = message.streamId === null ? ((await dmMembers(tx, [message.recipientId])).get(message.recipientId) ?? [message.senderId]) : [];
@@ -54,11 +42,10 @@ async function reportContent(tx: Tx, realm: Realm, realmUrl: string, reporter: U
     const stream = (await findStream(tx, realm.id, message.streamId))!;
     original = `Original message at #**${stream.name}>${message.topic}@${message.id}**`;
   } else {
-    const slug = [...members].sort((a, b) => a - b).join(',');
-    original = `[Original message](${realmUrl}/#narrow/dm/${slug}-${members.length > 2 ? 'group' : 'dm'}/near/${message.id})`;
+    original = `[Original message](${directMessageUrl(realmUrl, members, message.id)})`;
   }
   const reason = REPORT_MESSAGE_TYPES.find((t) => t.key === input.reportType)!.name;
-  const body = quoted(message.content);
+  const body = truncated(message.content, MAX_QUOTED_LENGTH);
   const fence = fenceFor(body);
   const content = `${header}\n\`\`\`quote\n**${reason}**. ${input.description}\n\`\`\`\n\n${fence} spoiler ${original}\n${body}\n${fence}\n`;
   return { content, sender };
@@ -73,8 +60,7 @@ export async function doReportMessage(app: App, realm: Realm, reporter: User, me
     if (!channel || channel.isArchived) throw new ApiError('Moderation request channel must be specified to enable message reporting.');
     const { message } = await accessMessage(tx, realm, reporter, messageId);
     const { content, sender } = await reportContent(tx, realm, realmUrl, reporter, message, { ...input, description });
-    const bot = await notificationBot(tx, emit, realm, new URL(realmUrl).hostname);
     const topic = channel.topicsPolicy === 'empty_topic_only' ? '' : checkTopic(`${sender.fullName} moderation`);
-    await sendMessageInTx(tx, emit, realm, bot, { type: 'stream', to: channel.id, topic, content, system: true, client: 'Internal' });
+    await postNotice({ tx, emit, realm, realmUrl }, { channel, topic }, content);
   });
 }

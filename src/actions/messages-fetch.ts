@@ -18,9 +18,15 @@ import { topicLinker } from './linkifiers.js';
 
 export type RawTerm = { operator: string; operand: unknown; negated: boolean };
 
+// Far more terms than any client combines; each becomes a condition in one query, and the databases bound how
+// deep a query's expression may be.
+export const MAX_NARROW_TERMS = 100;
+export const tooManyTerms = () => new ApiError(`Invalid narrow: more than ${MAX_NARROW_TERMS} terms`, 'BAD_NARROW');
+
 // Narrows arrive as [operator, operand] pairs or {operator, operand, negated} objects.
 export function parseNarrow(raw: unknown): RawTerm[] {
   if (!Array.isArray(raw)) throw new ApiError('Invalid narrow', 'BAD_NARROW');
+  if (raw.length > MAX_NARROW_TERMS) throw tooManyTerms();
   return raw.map((t) => {
     if (Array.isArray(t) && t.length === 2 && typeof t[0] === 'string') return { operator: t[0], operand: t[1], negated: false };
     if (t && typeof t === 'object' && typeof (t as RawTerm).operator === 'string' && 'operand' in t) {

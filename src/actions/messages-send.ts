@@ -12,13 +12,15 @@ import { groupMemberIds, groupsOfUser, systemGroupIds } from '../store/groups.js
 import { findUserGroup, listUserGroups } from '../store/user-groups.js';
 import { dmRecipient, FLAG_BITS, flagNames, insertMessage, streamRecipient, topicExists, topicSenderIds, type Message } from '../store/messages.js';
 import type { Realm } from '../store/realms.js';
-import { findStream, findStreamByName, listStreams, updateStream, type Stream } from '../store/streams.js';
+import { findStream, findStreamByName, listStreams, noteFirstMessageId, type Stream } from '../store/streams.js';
 import { findSubscription, subscriberIds } from '../store/subscriptions.js';
 import { findUsers, findUsersByEmails, listUsers, type User } from '../store/users.js';
 import { formatMessage } from '../format/messages.js';
 import { realmGroupValue } from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { renderExtras } from './linkifiers.js';
+import { flagAlertWords } from './alert-words.js';
+import { claimAttachments } from './attachment-claims.js';
 
 export interface SendInput {
   type: 'stream' | 'private';
@@ -29,9 +31,11 @@ export interface SendInput {
   queueId?: string;
   readBySender?: boolean;
   client?: string;
-  // Sent by a system bot on the server's behalf (a message report): `to` is a channel id, and no permission or
-  // policy is checked.
+  // Sent by a system bot on the server's behalf (a report, a notice, a welcome, a reminder, a scheduled-message
+  // failure): `to` is a channel id or user ids, and no permission or policy is checked.
   system?: boolean;
+  // Recipients for whom the message arrives already read (a notice about their own action).
+  markRead?: (userId: number) => boolean;
 }
 
 // Wildcard mentions reaching more users than this need can_mention_many_users_group.
@@ -122,7 +126,7 @@ async function checkTopicAllowed(tx: Tx, v: Viewer, stream: Stream, topic: strin
   const policy = stream.topicsPolicy === 'inherit' ? realmPolicy : stream.topicsPolicy;
   if (topic === '' && policy === 'disable_empty_topic') throw new ApiError('Sending messages to the general chat is not allowed in this channel.');
   if (topic !== '' && policy === 'empty_topic_only') throw new ApiError('Only the general chat topic is allowed in this channel.');
-  if (!(await topicExists(tx, stream.id, topic)) && !inGroupSetting(v, stream.groups.can_create_topic_group)) {
+  if (!inGroupSetting(v, stream.groups.can_create_topic_group) && !(await topicExists(tx, stream.id, topic))) {
     throw new ApiError('You do not have permission to create new topics in this channel.');
   }
 }
@@ -160,7 +164,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     if (inactive) throw new ApiError(`'${inactive.email}' is no longer using Zulip.`);
     const others = users.filter((u) => u.id !== sender.id);
     const dmGroup = realmGroupValue(realm, 'direct_message_permission_group', systemGroups);
-    if (others.length && !inGroupSetting(v, dmGroup)) {
+    if (others.length && !input.system && !inGroupSetting(v, dmGroup)) {
       for (const o of others) {
         if (!holdsGroupSetting(dmGroup, o.id, await groupsOfUser(tx, o.id))) throw new ApiError('You do not have permission to send direct messages to this recipient.');
       }
@@ -190,14 +194,16 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     editHistory: null, hasLink: rendered.hasLink, hasImage: rendered.hasImage, hasAttachment: /\/user_uploads\//.test(content), isMeMessage: rendered.isMeMessage,
   };
   const flagsFor = (userId: number) =>
-    (userId === sender.id && input.readBySender !== false ? FLAG_BITS.read : 0) |
+    ((userId === sender.id && input.readBySender !== false) || input.markRead?.(userId) ? FLAG_BITS.read : 0) |
     (rendered.mentionedUserIds.has(userId) || groupMentioned.has(userId) ? FLAG_BITS.mentioned : 0) |
     (rendered.streamWildcard ? FLAG_BITS.stream_wildcard_mentioned : 0) |
     (topicParticipants.has(userId) ? FLAG_BITS.topic_wildcard_mentioned : 0) |
     (userId === sender.id && !recipientSet.has(sender.id) ? FLAG_BITS.historical : 0);
   const rows = recipients.map((userId) => ({ userId, flags: flagsFor(userId) }));
+  await flagAlertWords(tx, realm.id, content, rows);
   const id = await insertMessage(tx, message, rows);
-  if (stream && stream.firstMessageId === null) await updateStream(tx, stream.id, { firstMessageId: id });
+  await claimAttachments(tx, emit, realm, sender, id, content);
+  if (stream && stream.firstMessageId === null) await noteFirstMessageId(tx, stream.id, id);
 
   const lookups = {
     realm,
@@ -213,7 +219,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     _raw_content: content,
     ...(input.queueId ? { _sender_queue_id: input.queueId, _local_id: input.localId } : {}),
     ...(stream && !stream.inviteOnly ? { _public_channel: true } : {}),
-  }, rows.map((r) => ({ id: r.userId, flags: flagNames(r.flags) })));
+  }, rows.map((r) => (r.flags ? { id: r.userId, flags: flagNames(r.flags) } : r.userId))); // no flags: the id alone
   return { id };
 }
 

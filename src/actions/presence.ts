@@ -1,18 +1,24 @@
 // Presence (§2.8, §4.8): each client pings about once a minute; a change worth announcing (coming online, or
 // becoming active again) emits a presence event. Every stored change takes the next id of the organization's
-// presence sequence, so clients fetch only what changed since the id they last saw.
+// presence sequence, so clients fetch only what changed since the id they last saw. A user with presence_enabled
+// off (invisible) stops updating and looks as if last seen a while before going invisible.
 import type { App } from '../app.js';
+import { ApiError } from '../http/errors.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
-import { userSettings } from '../state/user-settings.js';
-import type { Db } from '../store/db.js';
-import { findPresence, lastPresenceUpdateId, listPresence, nextPresenceUpdateId, savePresence, type Presence } from '../store/presence.js';
+import { userSetting } from '../state/user-settings.js';
+import type { Db, Tx } from '../store/db.js';
+import { findPresence, lastPresenceUpdateId, nextPresenceUpdateId, presenceChanges, savePresence, type Presence, type PresenceRow } from '../store/presence.js';
 import type { Realm } from '../store/realms.js';
-import { findUsers, type User } from '../store/users.js';
-import { inTransaction } from './transaction.js';
+import type { User } from '../store/users.js';
+import { checkHuman } from './checks.js';
+import { inTransaction, type Emit } from './transaction.js';
+import { accessUser } from './users.js';
 
 const OFFLINE_THRESHOLD = SERVER_LIMITS.server_presence_offline_threshold_seconds;
 // Pings closer together than this change nothing worth storing.
 const MIN_UPDATE_INTERVAL = 50;
+// How long before going invisible a user appears last seen: old enough for every client to show them offline.
+const INVISIBLE_BACKDATE = OFFLINE_THRESHOLD + 120;
 
 export function modernPresence(p: Presence) {
   return { active_timestamp: p.lastActiveTime ?? 0, idle_timestamp: p.lastConnectedTime };
@@ -24,19 +30,41 @@ export function legacyPresence(p: Presence) {
   return { aggregated: { client: website.client, status: website.status, timestamp: website.timestamp }, website };
 }
 
-// Presence of the organization's users who share it (presence_enabled), changed since an id or seen recently.
-export async function presenceData(db: Db, realm: Realm, opts: { lastUpdateId?: number; historyLimitDays: number; modern: boolean }) {
+// Each process keeps the presence rows it has read, per organization, and reads only those changed since: every
+// change of what a row shows takes a new update id (touchPresence), so the kept rows stay true to the database,
+// whichever process wrote. A row is only replaced by a newer one, so concurrent refreshes cannot go back in time.
+// Kept rows also keep their answers in each format, which depend on nothing else.
+type KeptRow = PresenceRow & { modern?: ReturnType<typeof modernPresence>; legacy?: ReturnType<typeof legacyPresence> };
+const kept = new WeakMap<Db, Map<number, { seq: number; rows: Map<number, KeptRow> }>>();
+
+async function keptRows(db: Db, realmId: number, seq: number): Promise<Iterable<KeptRow>> {
+  let realms = kept.get(db);
+  if (!realms) kept.set(db, (realms = new Map()));
+  let c = realms.get(realmId);
+  if (!c) realms.set(realmId, (c = { seq: 0, rows: new Map() }));
+  if (c.seq < seq) {
+    for (const r of await presenceChanges(db, realmId, c.seq)) {
+      if (r.lastUpdateId >= (c.rows.get(r.userId)?.lastUpdateId ?? 0)) c.rows.set(r.userId, r);
+    }
+    c.seq = Math.max(c.seq, seq);
+  }
+  return c.rows.values();
+}
+
+// Presence of the organization's active human users, changed since an id or seen within the history limit.
+// `keep` uses the process's kept rows; a register snapshot (a transaction) reads its own.
+export async function presenceData(db: Db, realm: Realm, opts: { lastUpdateId?: number; historyLimitDays: number; modern: boolean; keep?: boolean }) {
   const now = Math.floor(Date.now() / 1000);
-  const incremental = opts.lastUpdateId !== undefined && opts.lastUpdateId > 0;
-  const rows = await listPresence(db, realm.id, incremental ? { afterUpdateId: opts.lastUpdateId } : { since: now - opts.historyLimitDays * 86400 });
-  const users = new Map((await findUsers(db, realm.id, rows.map((r) => r.userId))).map((u) => [u.id, u]));
+  const after = opts.lastUpdateId !== undefined && opts.lastUpdateId > 0 ? opts.lastUpdateId : undefined;
+  const since = now - opts.historyLimitDays * 86400;
+  // The sequence first: rows read after it hold at least every change up to it.
+  const seq = await lastPresenceUpdateId(db, realm.id);
+  const rows: Iterable<KeptRow> = opts.keep ? await keptRows(db, realm.id, seq) : await presenceChanges(db, realm.id, after ?? 0);
   const presences: Record<string, unknown> = {};
   for (const p of rows) {
-    const u = users.get(p.userId);
-    if (!u || !u.isActive || !userSettings(u).presence_enabled) continue;
-    presences[opts.modern ? String(u.id) : u.email] = opts.modern ? modernPresence(p) : legacyPresence(p);
+    if (!p.visible || (after !== undefined ? p.lastUpdateId <= after : p.lastConnectedTime < since)) continue;
+    presences[opts.modern ? String(p.userId) : p.email] = opts.modern ? (p.modern ??= modernPresence(p)) : (p.legacy ??= legacyPresence(p));
   }
-  const seq = await lastPresenceUpdateId(db, realm.id);
   return {
     presences,
     presence_last_update_id: seq === 0 ? Math.max(-1, opts.lastUpdateId ?? -1) : Math.max(seq, opts.lastUpdateId ?? -1),
@@ -44,45 +72,86 @@ export async function presenceData(db: Db, realm: Realm, opts: { lastUpdateId?: 
   };
 }
 
+// Stores a user's new presence under the next sequence id and, when asked, tells everyone.
+async function storePresence(tx: Tx, emit: Emit, realm: Realm, user: User, next: Omit<Presence, 'lastUpdateId'>, exists: boolean, announce: boolean) {
+  const stored: Presence = { ...next, lastUpdateId: await nextPresenceUpdateId(tx, realm.id) };
+  await savePresence(tx, realm.id, stored, exists);
+  if (!announce) return;
+  emit(realm.id, {
+    type: 'presence',
+    user_id: user.id,
+    email: user.email,
+    server_timestamp: Math.floor(Date.now() / 1000),
+    presence: { website: legacyPresence(stored).website },
+    _presences: { [user.id]: modernPresence(stored) },
+  }, null);
+}
+
+// Turning presence_enabled off makes the user look offline at once; turning it on, active now.
+export async function presenceEnabledChanged(tx: Tx, emit: Emit, realm: Realm, user: User, enabled: boolean): Promise<void> {
+  const now = Math.floor(Date.now() / 1000);
+  const at = enabled ? now : now - INVISIBLE_BACKDATE;
+  await storePresence(tx, emit, realm, user, { userId: user.id, lastConnectedTime: at, lastActiveTime: at }, !!(await findPresence(tx, user.id)), true);
+}
+
 export interface PresenceInput {
-  status: 'active' | 'idle';
+  status: string;
   pingOnly: boolean;
   lastUpdateId?: number;
   historyLimitDays?: number;
   slimPresence: boolean;
 }
 
+// What a ping changes: nothing when it repeats what was stored less than MIN_UPDATE_INTERVAL ago; an event when
+// the user comes online or becomes active again.
+function planPresence(old: Presence | undefined, status: 'active' | 'idle', now: number) {
+  const wasOnline = !!old && now - old.lastConnectedTime < OFFLINE_THRESHOLD;
+  const wasActive = !!old && old.lastActiveTime !== null && now - old.lastActiveTime < OFFLINE_THRESHOLD;
+  const becameActive = status === 'active' && !wasActive;
+  const stale = !old || now - old.lastConnectedTime >= MIN_UPDATE_INTERVAL || (status === 'active' && (old.lastActiveTime === null || now - old.lastActiveTime >= MIN_UPDATE_INTERVAL));
+  if (!stale && !becameActive) return null;
+  return { lastActiveTime: status === 'active' ? now : (old?.lastActiveTime ?? null), announce: !wasOnline || becameActive };
+}
+
 export async function doUpdatePresence(app: App, realm: Realm, user: User, input: PresenceInput) {
+  checkHuman(user);
+  const status = input.status;
+  if (status !== 'active' && status !== 'idle') throw new ApiError(`Invalid status: ${status}`);
   const now = Math.floor(Date.now() / 1000);
-  await inTransaction(app, async (tx, emit) => {
-    const old = await findPresence(tx, user.id);
-    const wasOnline = !!old && now - old.lastConnectedTime < OFFLINE_THRESHOLD;
-    const wasActive = !!old && old.lastActiveTime !== null && now - old.lastActiveTime < OFFLINE_THRESHOLD;
-    const becameActive = input.status === 'active' && !wasActive;
-    const stale = !old || now - old.lastConnectedTime >= MIN_UPDATE_INTERVAL || (input.status === 'active' && (old.lastActiveTime === null || now - old.lastActiveTime >= MIN_UPDATE_INTERVAL));
-    if (!stale && !becameActive) return;
-    const next: Presence = {
-      userId: user.id,
-      lastConnectedTime: now,
-      lastActiveTime: input.status === 'active' ? now : (old?.lastActiveTime ?? null),
-      lastUpdateId: await nextPresenceUpdateId(tx, realm.id),
-    };
-    await savePresence(tx, realm.id, next, !!old);
-    if ((!wasOnline || becameActive) && userSettings(user).presence_enabled) {
-      emit(realm.id, {
-        type: 'presence',
-        user_id: user.id,
-        email: user.email,
-        server_timestamp: now,
-        presence: { website: legacyPresence(next).website },
-        _presences: { [user.id]: modernPresence(next) },
-      }, null);
-    }
-  });
-  if (input.pingOnly) return { presence_last_update_id: await lastPresenceUpdateId(app.db, realm.id) || -1 };
+  // An invisible user's pings are not recorded; most pings change nothing, which a plain read tells without
+  // taking the write lock.
+  if (userSetting(user, 'presence_enabled') && planPresence(await findPresence(app.db, user.id), status, now)) {
+    await inTransaction(app, async (tx, emit) => {
+      const old = await findPresence(tx, user.id);
+      const plan = planPresence(old, status, now);
+      if (!plan) return;
+      await storePresence(tx, emit, realm, user, { userId: user.id, lastConnectedTime: now, lastActiveTime: plan.lastActiveTime }, !!old, plan.announce);
+    });
+  }
+  // Nothing is returned with ping_only, so the client's position in the sequence stays where it was.
+  if (input.pingOnly) return { presence_last_update_id: input.lastUpdateId ?? -1 };
   return presenceData(app.db, realm, {
     lastUpdateId: input.lastUpdateId,
     historyLimitDays: input.historyLimitDays ?? 14,
     modern: input.lastUpdateId !== undefined || input.slimPresence,
+    keep: true,
   });
+}
+
+// GET /realm/presence: the organization's presence in the legacy format, as the reference server sends it.
+export async function accessRealmPresence(app: App, realm: Realm) {
+  return presenceData(app.db, realm, { historyLimitDays: 14, modern: false, keep: true });
+}
+
+// GET /users/{user_id_or_email}/presence: one user's presence, `offline` in the aggregate once it is stale (as an
+// invisible user's backdated row always is).
+export async function accessUserPresence(app: App, realm: Realm, viewer: User, key: { id?: number; email?: string }, label: string) {
+  const target = await accessUser(app, realm, viewer, key);
+  if (target.isBot) throw new ApiError('Presence is not supported for bot users.');
+  const p = await findPresence(app.db, target.id);
+  if (!p || !target.isActive) throw new ApiError(`No presence data for ${label}`);
+  const { website } = legacyPresence(p);
+  const now = Math.floor(Date.now() / 1000);
+  const entry = { status: website.status, timestamp: website.timestamp };
+  return { presence: { website: entry, aggregated: { ...entry, status: now - entry.timestamp > OFFLINE_THRESHOLD ? 'offline' : entry.status } } };
 }

@@ -1,9 +1,7 @@
 // Custom emoji: uploaded by whoever can_add_custom_emoji_group allows, deactivated by their author or an
-// administrator. Images live in the data directory, one folder per organization, and are served without
+// administrator. Images live in the object storage, one folder per organization, and are served without
 // credentials as the reference server serves them.
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { App } from '../app.js';
 import { ApiError, NotFoundError } from '../http/errors.js';
 import type { UploadedFile } from '../http/request-values.js';
@@ -24,7 +22,7 @@ export const MAX_EMOJI_FILE_SIZE_MIB = 5;
 // Stored names are random, so one organization's emoji cannot be found by counting through another's.
 export const EMOJI_FILE_NAME = /^[0-9a-f]{16}\.(png|gif|jpg|webp)$/;
 
-export const emojiDir = (app: App, realmId: number) => path.join(app.config.dataDir, 'emoji', String(realmId));
+const emojiKey = (realmId: number, fileName: string) => `emoji/${realmId}/${fileName}`;
 const sourceUrl = (e: RealmEmoji) => `/user_avatars/${e.realmId}/emoji/images/${e.fileName}`;
 
 // No still frame is made for animated images (that needs an image library), so still_url is always null.
@@ -63,18 +61,16 @@ export async function doAddRealmEmoji(app: App, realm: Realm, user: User, rawNam
   const kind = imageKind(data);
   if (!kind) throw new ApiError('Invalid image format', 'BAD_IMAGE');
 
-  const dir = emojiDir(app, realm.id);
-  const file = path.join(dir, `${crypto.randomBytes(8).toString('hex')}.${kind.ext}`);
-  await fs.mkdir(dir, { recursive: true });
-  await fs.writeFile(file, data);
+  const fileName = `${crypto.randomBytes(8).toString('hex')}.${kind.ext}`;
+  await app.storage.put(emojiKey(realm.id, fileName), data);
   try {
     await inTransaction(app, async (tx, emit) => {
       if (await activeRealmEmojiByName(tx, realm.id, name)) throw nameTaken();
-      const emoji = await insertRealmEmoji(tx, { realmId: realm.id, name, authorId: user.id, fileName: path.basename(file) });
+      const emoji = await insertRealmEmoji(tx, { realmId: realm.id, name, authorId: user.id, fileName });
       await notify(tx, emit, realm, { op: 'add', emoji: formatRealmEmoji(emoji) });
     });
   } catch (err) {
-    await fs.rm(file, { force: true });
+    await app.storage.delete(emojiKey(realm.id, fileName));
     throw isUniqueViolation(err) ? nameTaken() : err;
   }
 }
@@ -92,9 +88,5 @@ export async function doDeactivateRealmEmoji(app: App, realm: Realm, user: User,
 // The stored image of a custom emoji, or null when there is none by that name.
 export async function readEmojiImage(app: App, realmId: number, fileName: string): Promise<Buffer | null> {
   if (!EMOJI_FILE_NAME.test(fileName)) return null;
-  try {
-    return await fs.readFile(path.join(emojiDir(app, realmId), fileName));
-  } catch {
-    return null;
-  }
+  return app.storage.get(emojiKey(realmId, fileName));
 }

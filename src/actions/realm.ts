@@ -15,6 +15,8 @@ import { findStream } from '../store/streams.js';
 import { findSubscription } from '../store/subscriptions.js';
 import { ROLE, type User } from '../store/users.js';
 import { viewerOf } from './channels.js';
+import { syncFullMembers } from './full-members.js';
+import { nowSeconds } from '../app.js';
 import { inTransaction } from './transaction.js';
 import { checkAdministrator } from './users.js';
 
@@ -228,6 +230,7 @@ export async function doUpdateRealm(app: App, realmIn: Realm, user: User, input:
     if (!events.length) return {};
     await updateRealm(tx, realm.id, { ...columns, settings });
     for (const event of events) emit(realm.id, event, null);
+    if ('waiting_period_threshold' in changed) await syncFullMembers(tx, emit, { ...realm, settings }, nowSeconds());
     return changed;
   });
 }

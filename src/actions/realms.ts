@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../store/tx.js';
 import { inTransaction } from './transaction.js';
 import { ROLE, type User } from '../store/users.js';
 import { checkRealmName, checkSubdomain } from './checks.js';
-import { insertUserInTx, prepareUser } from './users.js';
+import { insertUserInTx, prepareUser, realmFakeEmailDomain } from './users.js';
 
 export interface CreateRealmInput {
   name: string;
@@ -26,7 +26,7 @@ export async function doCreateRealm(app: App, input: CreateRealmInput): Promise<
       const now = nowSeconds();
       const realm = await insertRealm(tx, { stringId: subdomain, name, now });
       await createSystemGroups(tx, realm.id, now);
-      return { realm, owner: await insertUserInTx(tx, emit, realm.id, owner) };
+      return { realm, owner: await insertUserInTx(tx, emit, realm, owner, realmFakeEmailDomain(app, realm)) };
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError(`Subdomain '${subdomain}' is already in use`);

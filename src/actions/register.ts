@@ -4,6 +4,7 @@ import type { App } from '../app.js';
 import { longpollTimeoutSeconds } from '../config.js';
 import type { QueueOptions } from '../events/queue.js';
 import { ApiError, UnauthorizedError } from '../http/errors.js';
+import { MAX_NARROW_TERMS, tooManyTerms } from './messages-fetch.js';
 import { fetchInitialState, type StateOptions } from '../state/index.js';
 import { realmSettings } from '../state/realm.js';
 import { systemGroupIds } from '../store/groups.js';
@@ -35,6 +36,7 @@ const VALID_NARROW_OPERATORS = new Set([
 
 // Narrows arrive as [operator, operand] pairs or {operator, operand, negated} objects.
 export function checkNarrow(raw: unknown[]): [string, string][] {
+  if (raw.length > MAX_NARROW_TERMS) throw tooManyTerms();
   return raw.map((term) => {
     let op: unknown, operand: unknown, negated = false;
     if (Array.isArray(term) && term.length === 2) [op, operand] = term;

@@ -9,9 +9,11 @@ import {
   type ScheduledFields, type ScheduledMessage,
 } from '../store/scheduled-messages.js';
 import { dryRun } from '../store/tx.js';
+import type { Tx } from '../store/db.js';
 import { findUser, type User } from '../store/users.js';
 import { sendMessageInTx } from './messages-send.js';
-import { inTransaction } from './transaction.js';
+import { notificationBot } from './system-bots.js';
+import { inTransaction, type Emit } from './transaction.js';
 
 export function formatScheduled(m: ScheduledMessage): Record<string, unknown> {
   return {
@@ -48,21 +50,22 @@ function checkTarget(type: 'stream' | 'private', to: unknown): number | number[]
   return [...new Set(list as number[])];
 }
 
-// Validates by sending in a transaction that is rolled back; returns the fields to store with their rendering.
-async function checkScheduled(app: App, realm: Realm, user: User, f: Omit<ScheduledFields, 'renderedContent'>): Promise<ScheduledFields> {
+// Validates by sending in a transaction that is rolled back; returns the fields to store as the send normalised
+// them (topic and content), with their rendering.
+export async function checkScheduled(app: App, realm: Realm, user: User, f: Omit<ScheduledFields, 'renderedContent' | 'topic'> & { topic?: string }): Promise<ScheduledFields> {
   if (f.scheduledTimestamp <= Math.floor(Date.now() / 1000)) throw new ApiError('Scheduled delivery time must be in the future.');
-  const renderedContent = await dryRun(app.db, async (tx) => {
+  const sent = await dryRun(app.db, async (tx) => {
     const { id } = await sendMessageInTx(tx, () => {}, realm, user, { type: f.type, to: f.to, topic: f.topic, content: f.content });
-    return (await findMessages(tx, realm.id, [id]))[0].renderedContent;
+    return (await findMessages(tx, realm.id, [id]))[0];
   });
-  return { ...f, renderedContent };
+  return { ...f, topic: f.type === 'stream' ? sent.topic : '', content: sent.content, renderedContent: sent.renderedContent };
 }
 
 export async function doCreateScheduled(app: App, realm: Realm, user: User, input: Required<Pick<ScheduleInput, 'type' | 'to' | 'content' | 'scheduledDeliveryTimestamp'>> & ScheduleInput): Promise<number> {
   const type = normalType(input.type);
-  if (type === 'stream' && input.topic === undefined) throw new ApiError("Missing 'topic' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'topic' });
+  // A missing channel topic is refused by the send path, as POST /messages refuses it.
   const fields = await checkScheduled(app, realm, user, {
-    type, to: checkTarget(type, input.to), topic: type === 'stream' ? input.topic ?? '' : '', content: input.content, scheduledTimestamp: input.scheduledDeliveryTimestamp,
+    type, to: checkTarget(type, input.to), topic: type === 'stream' ? input.topic : '', content: input.content, scheduledTimestamp: input.scheduledDeliveryTimestamp,
   });
   return inTransaction(app, async (tx, emit) => {
     const m = await insertScheduled(tx, realm.id, user.id, fields, input.readBySender ?? null);
@@ -106,7 +109,36 @@ export async function accessScheduled(app: App, user: User): Promise<Record<stri
   return (await listScheduled(app.db, user.id)).map(formatScheduled);
 }
 
-// One pass of the delivery worker. A send that is no longer allowed marks the message failed for its sender.
+// The host named in a system bot's address if one must be made here: the organization's, as its users' addresses
+// name it.
+const botHost = (app: App, user: User) => (app.config.externalUrl ? new URL(app.config.externalUrl).hostname : user.email.slice(user.email.lastIndexOf('@') + 1));
+
+// The sender learns why a message was not sent, from the Notification Bot, as on the reference server.
+async function notifyFailure(tx: Tx, emit: Emit, app: App, realm: Realm, sender: User, m: ScheduledMessage, reason: string): Promise<void> {
+  const bot = await notificationBot(tx, emit, realm, botHost(app, sender));
+  const when = new Date(m.scheduledTimestamp * 1000).toISOString();
+  const content = `The message you scheduled for <time:${when}> was not sent because of the following error:\n> ${reason}\n\n[View scheduled messages](#scheduled)`;
+  await sendMessageInTx(tx, emit, realm, bot, { type: 'private', to: [sender.id], content, system: true });
+}
+
+// A reminder is delivered by the Notification Bot to the user who set it; a scheduled message by its sender.
+async function deliverInTx(app: App, tx: Tx, emit: Emit, realm: Realm, sender: User, m: ScheduledMessage): Promise<number> {
+  if (m.reminderTargetMessageId !== null) {
+    const bot = await notificationBot(tx, emit, realm, botHost(app, sender));
+    const { id } = await sendMessageInTx(tx, emit, realm, bot, { type: 'private', to: [sender.id], content: m.content, system: true, client: 'Internal' });
+    emit(realm.id, { type: 'reminders', op: 'remove', reminder_id: m.id }, [sender.id]);
+    return id;
+  }
+  const { id } = await sendMessageInTx(tx, emit, realm, sender, {
+    type: m.type, to: m.to, topic: m.topic, content: m.content, ...(m.readBySender !== null ? { readBySender: m.readBySender } : {}),
+  });
+  emit(realm.id, { type: 'scheduled_messages', op: 'remove', scheduled_message_id: m.id }, [sender.id]);
+  return id;
+}
+
+// One pass of the delivery worker. A send that is no longer allowed marks the message failed, with the reason,
+// for its sender; so does an unexpected error, which must not hold up the messages due after it. A failed
+// reminder stays listed with `failed` (reminders have no update event).
 export async function deliverDueScheduled(app: App): Promise<number> {
   let delivered = 0;
   for (const m of await dueScheduled(app.db, Math.floor(Date.now() / 1000))) {
@@ -116,19 +148,17 @@ export async function deliverDueScheduled(app: App): Promise<number> {
       if (!realm || !sender || !sender.isActive || realm.deactivated) throw new ApiError('The sender can no longer send messages.');
       const sent = await inTransaction(app, async (tx, emit) => {
         if (!(await claimScheduled(tx, m.id, m.scheduledTimestamp))) return false;
-        const { id } = await sendMessageInTx(tx, emit, realm, sender, {
-          type: m.type, to: m.to, topic: m.topic, content: m.content, ...(m.readBySender !== null ? { readBySender: m.readBySender } : {}),
-        });
-        await markDelivered(tx, m.id, id);
-        emit(realm.id, { type: 'scheduled_messages', op: 'remove', scheduled_message_id: m.id }, [sender.id]);
+        await markDelivered(tx, m.id, await deliverInTx(app, tx, emit, realm, sender, m));
         return true;
       });
       if (sent) delivered++;
     } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
+      if (!(err instanceof ApiError)) app.log.error({ err, scheduled_message_id: m.id }, 'scheduled message failed');
+      const reason = err instanceof ApiError ? err.message : 'Internal server error';
       await inTransaction(app, async (tx, emit) => {
-        await markFailed(tx, m.id, err.message);
-        if (realm) emit(realm.id, { type: 'scheduled_messages', op: 'update', scheduled_message: formatScheduled({ ...m, failed: true }) }, [m.senderId]);
+        if (!(await markFailed(tx, m.id, reason)) || !realm || m.reminderTargetMessageId !== null) return;
+        emit(realm.id, { type: 'scheduled_messages', op: 'update', scheduled_message: formatScheduled({ ...m, failed: true }) }, [m.senderId]);
+        if (sender?.isActive && !realm.deactivated) await notifyFailure(tx, emit, app, realm, sender, m, reason);
       });
     }
   }

@@ -4,14 +4,18 @@ import { ApiError } from '../http/errors.js';
 import { randomToken } from '../lib/secrets.js';
 import { realmSettings } from '../state/realm.js';
 import { checkUserSetting, languageName, userSettings, USER_SETTING_KINDS } from '../state/user-settings.js';
-import type { Tx } from '../store/db.js';
+import type { Db, Tx } from '../store/db.js';
+import { deleteAllDrafts } from '../store/drafts.js';
 import { findGroups, groupMemberIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
-import { findUserByEmail, findUsers, insertEmailChange, takeEmailChange, updateUser, type User } from '../store/users.js';
-import { checkEmail, checkFullName, checkPassword } from './checks.js';
-import { checkAdministrator } from './users.js';
+import { findUserByEmail, findUsers, insertEmailChange, listUsers, takeEmailChange, updateUser, type User } from '../store/users.js';
+import { checkEmail, checkFullName, checkHuman, checkPassword } from './checks.js';
+import { applyDeliveryEmailChange, applyVisibilityChange, lazyUsers, type UserList } from './email-visibility.js';
+import { presenceEnabledChanged } from './presence.js';
+import { checkEmailAllowed } from './realm-domains.js';
 import { inTransaction, type Emit } from './transaction.js';
-import { deleteAllDrafts } from '../store/drafts.js';
+import { emitPersonUpdate } from './user-events.js';
+import { checkAdministrator, realmFakeEmailDomain } from './users.js';
 
 export interface SettingsInput {
   settings: Record<string, unknown>;
@@ -53,8 +57,21 @@ async function targetsOf(tx: Tx, realm: Realm, t: NonNullable<SettingsInput['tar
   return users;
 }
 
+interface ApplyContext {
+  tx: Tx;
+  emit: Emit;
+  realm: Realm;
+  fakeDomain: string;
+  users: UserList;
+}
+
+export const applyContext = (app: App, tx: Tx, emit: Emit, realm: Realm): ApplyContext => ({
+  tx, emit, realm, fakeDomain: realmFakeEmailDomain(app, realm), users: lazyUsers(tx, realm.id),
+});
+
 // Writes the changed settings of one user and announces each: one user_settings event per setting.
-async function applySettings(tx: Tx, emit: Emit, realm: Realm, target: User, values: Record<string, unknown>, bySelf: boolean, skipEdited: boolean) {
+export async function applySettings(c: ApplyContext, target: User, values: Record<string, unknown>, bySelf: boolean, skipEdited: boolean) {
+  const { tx, emit, realm } = c;
   const current = userSettings(target) as Record<string, unknown>;
   const edited = new Set((target.settings[SELF_EDITED] as string[] | undefined) ?? []);
   const changed = Object.entries(values).filter(([name, v]) => current[name] !== v && !(skipEdited && edited.has(name)));
@@ -72,16 +89,29 @@ async function applySettings(tx: Tx, emit: Emit, realm: Realm, target: User, val
     if (property === 'default_language') event.language_name = languageName(value as string);
     emit(realm.id, event, [target.id]);
   }
-  // Turning synchronisation off deletes the drafts stored on the server (local copies are the clients').
-  if (changed.some(([n, v]) => n === 'enable_drafts_synchronization' && v === false)) {
-    for (const id of await deleteAllDrafts(tx, target.id)) emit(realm.id, { type: 'drafts', op: 'remove', draft_id: id }, [target.id]);
+  // Turning synchronisation off deletes the drafts stored on the server. No drafts events: clients keep their
+  // local copies, which a removal would delete.
+  if (changed.some(([n, v]) => n === 'enable_drafts_synchronization' && v === false)) await deleteAllDrafts(tx, target.id);
+  const presence = changed.find(([n]) => n === 'presence_enabled');
+  if (presence) await presenceEnabledChanged(tx, emit, realm, target, presence[1] as boolean);
+  if (timezone !== undefined) await emitPersonUpdate(tx, emit, realm, target, { email: target.email, timezone });
+  const visibility = changed.find(([n]) => n === 'email_address_visibility');
+  if (visibility) {
+    await applyVisibilityChange(tx, emit, realm, target, Number(current.email_address_visibility), Number(visibility[1]), c.fakeDomain, c.users);
   }
-  if (timezone !== undefined) {
-    emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: target.id, email: target.email, timezone } }, null);
+}
+
+// With require_unique_names, no two active users share a name, whatever its case.
+async function checkNameAvailable(db: Db, realm: Realm, user: User, name: string): Promise<void> {
+  if (!realmSettings(realm).require_unique_names) return;
+  const key = name.toLowerCase();
+  if ((await listUsers(db, realm.id)).some((u) => u.isActive && u.id !== user.id && u.fullName.toLowerCase() === key)) {
+    throw new ApiError('Unique names required in this organization.');
   }
 }
 
 export async function doUpdateSettings(app: App, realm: Realm, user: User, input: SettingsInput): Promise<Record<string, unknown>> {
+  checkHuman(user);
   const values = checkSettings(input.settings);
   const result: Record<string, unknown> = {};
   if (input.targetUsers) {
@@ -90,8 +120,9 @@ export async function doUpdateSettings(app: App, realm: Realm, user: User, input
       throw new ApiError('Account details of other users cannot be changed with target_users');
     }
     await inTransaction(app, async (tx, emit) => {
+      const c = applyContext(app, tx, emit, realm);
       for (const t of await targetsOf(tx, realm, input.targetUsers!)) {
-        await applySettings(tx, emit, realm, t, values, t.id === user.id, !!input.targetUsers!.skip_if_already_edited && t.id !== user.id);
+        await applySettings(c, t, values, t.id === user.id, !!input.targetUsers!.skip_if_already_edited && t.id !== user.id);
       }
     });
     return result;
@@ -112,19 +143,21 @@ export async function doUpdateSettings(app: App, realm: Realm, user: User, input
   if (input.fullName !== undefined && input.fullName.trim() !== user.fullName) {
     if (settings.name_changes_disabled && user.role > 200) throw new ApiError('Name changes are disabled in this organization. Please contact an administrator.');
     fullName = checkFullName(input.fullName);
+    await checkNameAvailable(app.db, realm, user, fullName);
   }
   let newEmail: string | undefined;
   if (input.email !== undefined && input.email.trim().toLowerCase() !== user.deliveryEmail.toLowerCase()) {
     if (settings.email_changes_disabled && user.role > 200) throw new ApiError('Email address changes are disabled in this organization.');
     newEmail = checkEmail(input.email);
+    await checkEmailAllowed(app.db, realm, newEmail);
     if (await findUserByEmail(app.db, realm.id, newEmail)) throw new ApiError(`Email '${newEmail}' already in use`);
   }
   await inTransaction(app, async (tx, emit) => {
-    await applySettings(tx, emit, realm, user, values, true, false);
+    await applySettings(applyContext(app, tx, emit, realm), user, values, true, false);
     if (passwordHash) await updateUser(tx, user.id, { passwordHash });
     if (fullName !== undefined) {
       await updateUser(tx, user.id, { fullName });
-      emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: user.id, full_name: fullName } }, null);
+      await emitPersonUpdate(tx, emit, realm, user, { full_name: fullName });
     }
     if (newEmail !== undefined) {
       const key = randomToken(32);
@@ -146,9 +179,6 @@ export async function doConfirmEmailChange(app: App, realm: Realm, key: string):
     const [user] = await findUsers(tx, realm.id, [change.userId]);
     if (!user || !user.isActive) throw new ApiError('Invalid or expired confirmation link', 'BAD_REQUEST', 404);
     if (await findUserByEmail(tx, realm.id, change.newEmail)) throw new ApiError(`Email '${change.newEmail}' already in use`);
-    await updateUser(tx, user.id, { email: change.newEmail });
-    emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: user.id, new_email: change.newEmail } }, null);
-    emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: user.id, delivery_email: change.newEmail } }, null);
-    return { ...user, email: change.newEmail, deliveryEmail: change.newEmail };
+    return applyDeliveryEmailChange(tx, emit, realm, user, change.newEmail);
   });
 }

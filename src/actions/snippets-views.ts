@@ -3,6 +3,7 @@ import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
 import { codePointLength } from '../lib/text.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
+import type { Tx } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import {
   deleteSnippet, deleteView, findSnippet, findView, insertSnippet, insertView, listSnippets, listViews, updateSnippet, updateView,
@@ -37,8 +38,8 @@ export async function doCreateSnippet(app: App, realm: Realm, user: User, title:
   });
 }
 
+// A request that changes nothing succeeds, as on the reference server.
 export async function doEditSnippet(app: App, realm: Realm, user: User, id: number, changes: { title?: string; content?: string }): Promise<void> {
-  if (changes.title === undefined && changes.content === undefined) throw new ApiError('No new data supplied');
   const checked = {
     ...(changes.title !== undefined ? { title: checkTitle(changes.title) } : {}),
     ...(changes.content !== undefined ? { content: checkSnippetContent(changes.content) } : {}),
@@ -46,6 +47,7 @@ export async function doEditSnippet(app: App, realm: Realm, user: User, id: numb
   await inTransaction(app, async (tx, emit) => {
     const old = await findSnippet(tx, user.id, id);
     if (!old) throw snippetMissing();
+    if (!Object.keys(checked).length) return;
     await updateSnippet(tx, id, checked);
     emit(realm.id, { type: 'saved_snippets', op: 'update', saved_snippet: { ...old, ...checked } }, [user.id]);
   });
@@ -76,13 +78,21 @@ function checkViewName(fragment: string, name: string | null | undefined): strin
 
 const viewMissing = () => new ApiError('Navigation view does not exist.', 'NOT_FOUND', 404);
 
+// Custom views are told apart by name as well as by fragment.
+async function checkNameFree(tx: Tx, user: User, fragment: string, name: string | null): Promise<void> {
+  if (name !== null && (await listViews(tx, user.id)).some((v) => v.fragment !== fragment && v.name === name)) {
+    throw new ApiError('Navigation view already exists.');
+  }
+}
+
 export async function doAddView(app: App, realm: Realm, user: User, fragment: string, isPinned: boolean, name?: string | null): Promise<void> {
   const f = fragment.trim();
-  if (!f) throw new ApiError('Fragment cannot be empty.');
+  if (!f) throw new ApiError('fragment cannot be blank');
   const checkedName = checkViewName(f, name);
   const view: NavigationView = { fragment: f, is_pinned: isPinned, ...(checkedName !== null ? { name: checkedName } : {}) };
   await inTransaction(app, async (tx, emit) => {
     if (await findView(tx, user.id, f)) throw new ApiError('Navigation view already exists.');
+    await checkNameFree(tx, user, f, checkedName);
     await insertView(tx, user.id, view);
     emit(realm.id, { type: 'navigation_view', op: 'add', navigation_view: view }, [user.id]);
   });
@@ -93,6 +103,7 @@ export async function doEditView(app: App, realm: Realm, user: User, fragment: s
   await inTransaction(app, async (tx, emit) => {
     if (!(await findView(tx, user.id, fragment))) throw viewMissing();
     const data = { ...changes, ...(changes.name !== undefined ? { name: checkViewName(fragment, changes.name) } : {}) };
+    if (data.name !== undefined) await checkNameFree(tx, user, fragment, data.name);
     await updateView(tx, user.id, fragment, data);
     emit(realm.id, { type: 'navigation_view', op: 'update', fragment, data }, [user.id]);
   });

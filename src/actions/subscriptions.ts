@@ -16,8 +16,11 @@ import { formatStream, formatSubscription } from '../format/channels.js';
 import { displayTopic } from '../format/messages.js';
 import { channelTopics } from '../store/messages.js';
 import { accessChannelById, accessChannelByName, channelAudience, checkChannelName, checkNewChannel, holdsRealmSetting, insertChannel, realmGroupValue, viewerOf, type NewChannelInput } from './channels.js';
+import { checkNotGuest } from './checks.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { isUniqueViolation } from '../store/tx.js';
+import { SERVER_LIMITS } from '../state/realm-data.js';
+import { postSubscriptionNotices } from './channel-notices.js';
 
 const COLORS = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5', '#f5ce6e', '#c2726a', '#94c849', '#bd86e5', '#ee7e4a', '#a6dcbf', '#95a5fd', '#53a063', '#9987e1', '#e4523d', '#c2c2c2', '#4f8de4', '#c6a8ad', '#e7cc4d', '#c8bebf', '#a47462'];
 
@@ -36,31 +39,43 @@ export async function resolvePrincipals(tx: Tx, realm: Realm, principals: (strin
 }
 
 export interface SubscribeInput extends Omit<NewChannelInput, 'name' | 'description'> {
-  subscriptions: { name: string; description?: string }[];
+  subscriptions: { name: string; description?: string; color?: string }[];
   principals?: (string | number)[];
   authorizationErrorsFatal: boolean;
   isDefaultStream: boolean;
+  announce: boolean;
+  sendNewSubscriptionMessages: boolean;
 }
 
-export async function doSubscribe(app: App, realm: Realm, user: User, input: SubscribeInput) {
+export async function doSubscribe(app: App, realm: Realm, user: User, input: SubscribeInput, realmUrl: string) {
+  // As the reference server refuses the whole endpoint to guests (require_non_guest_user).
+  checkNotGuest(user);
   return inTransaction(app, async (tx, emit) => {
     const viewer = await viewerOf(tx, user);
     const systemGroups = await systemGroupIds(tx, realm.id);
     const principals = input.principals?.length ? await resolvePrincipals(tx, realm, input.principals) : [user];
     const others = principals.some((p) => p.id !== user.id);
-    if (input.isDefaultStream && !isRealmAdmin(user)) throw new ApiError('Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL');
-    if (input.isDefaultStream && input.inviteOnly) throw new ApiError('A default channel cannot be private.');
 
     const streams: Stream[] = [];
     const created: Stream[] = [];
     const unauthorized: string[] = [];
     const seen = new Set<string>();
+    // A color asked for with a channel is every new subscriber's color for it.
+    const colors = new Map<string, string>();
+    for (const item of input.subscriptions) {
+      if (item.color === undefined) continue;
+      if (!/^#[0-9a-fA-F]{3,6}$/.test(item.color)) throw new ApiError('add.color is not a valid hex color code');
+      colors.set(item.name.trim().toLowerCase(), item.color);
+    }
     for (const item of input.subscriptions) {
       const name = checkChannelName(item.name);
       if (seen.has(name.toLowerCase())) continue;
       seen.add(name.toLowerCase());
       let stream = await findStreamByName(tx, realm.id, name);
       if (!stream) {
+        // As the reference server checks them: only when a channel is created.
+        if (input.isDefaultStream && !isRealmAdmin(user)) throw new ApiError('Insufficient permission');
+        if (input.isDefaultStream && input.inviteOnly) throw new ApiError('A default channel cannot be private.');
         const channel = await checkNewChannel(tx, realm, viewer, { ...input, name, description: item.description ?? '' }, systemGroups);
         try {
           stream = await insertChannel(tx, channel);
@@ -88,44 +103,67 @@ export async function doSubscribe(app: App, realm: Realm, user: User, input: Sub
 
     for (const s of created) if (input.isDefaultStream) await setDefaultStream(tx, realm.id, s.id, true);
 
-    const subscribed: Record<string, string[]> = {};
-    const already: Record<string, string[]> = {};
-    const added = new Map<number, Stream[]>(); // user id → channels newly subscribed to
-    const current = await subscriberIds(tx, streams.map((s) => s.id));
-    const newByStream = new Map<number, number[]>();
-    for (const p of principals) {
-      const mine = new Set((await subscriptionsOfUser(tx, p.id)).map((s) => s.color));
-      for (const s of streams) {
-        if (current.get(s.id)!.includes(p.id)) {
-          (already[p.id] ??= []).push(s.name);
-          continue;
-        }
-        const color = COLORS.find((c) => !mine.has(c)) ?? COLORS[(p.id + s.id) % COLORS.length];
-        mine.add(color);
-        await activateSubscriptions(tx, [{ userId: p.id, streamId: s.id, color }]);
-        (subscribed[p.id] ??= []).push(s.name);
-        (added.get(p.id) ?? added.set(p.id, []).get(p.id)!).push(s);
-        (newByStream.get(s.id) ?? newByStream.set(s.id, []).get(s.id)!).push(p.id);
-      }
-    }
-    await emitSubscribeEvents(tx, realm, emit, systemGroups, created, added, newByStream);
+    const { subscribed, already, added } = await addSubscriptionsInTx(tx, emit, realm, systemGroups, principals, streams, created, colors);
+    // Direct messages to the users subscribed by someone else are skipped for bulk subscriptions.
+    const directMessages = input.sendNewSubscriptionMessages && Object.keys(subscribed).length <= SERVER_LIMITS.max_bulk_new_subscription_messages;
+    await postSubscriptionNotices({ tx, emit, realm, realmUrl }, user, { created, added, announce: input.announce, directMessages });
     return {
       subscribed,
       already_subscribed: already,
       ...(input.authorizationErrorsFatal ? {} : { unauthorized }),
+      ...(input.sendNewSubscriptionMessages ? { new_subscription_messages_sent: directMessages } : {}),
     };
   });
 }
 
-async function emitSubscribeEvents(
+// Subscribes each user to each channel they are not subscribed to yet, and tells them and the channels'
+// audiences (`created` are channels made in the same transaction, announced with their first subscribers;
+// `colors` are colors asked for by channel name).
+export async function addSubscriptionsInTx(
   tx: Tx,
-  realm: Realm,
   emit: Emit,
+  realm: Realm,
   systemGroups: Map<string, number>,
-  created: Stream[],
-  added: Map<number, Stream[]>,
-  newByStream: Map<number, number[]>,
-): Promise<void> {
+  users: User[],
+  streams: Stream[],
+  created: Stream[] = [],
+  colors = new Map<string, string>(),
+): Promise<{ subscribed: Record<string, string[]>; already: Record<string, string[]>; added: Map<number, Stream[]> }> {
+  const subscribed: Record<string, string[]> = {};
+  const already: Record<string, string[]> = {};
+  const added = new Map<number, Stream[]>(); // user id → channels newly subscribed to
+  const current = await subscriberIds(tx, streams.map((s) => s.id));
+  const knewBefore = new Map<number, Set<number>>();
+  for (const s of streams) if (!created.includes(s)) knewBefore.set(s.id, new Set(await channelAudience(tx, realm.id, s, current.get(s.id))));
+  const newByStream = new Map<number, number[]>();
+  for (const p of users) {
+    const mine = new Set((await subscriptionsOfUser(tx, p.id)).map((s) => s.color));
+    for (const s of streams) {
+      if (current.get(s.id)!.includes(p.id)) {
+        (already[p.id] ??= []).push(s.name);
+        continue;
+      }
+      const color = colors.get(s.name.toLowerCase()) ?? COLORS.find((c) => !mine.has(c)) ?? COLORS[(p.id + s.id) % COLORS.length];
+      mine.add(color);
+      await activateSubscriptions(tx, [{ userId: p.id, streamId: s.id, color }]);
+      (subscribed[p.id] ??= []).push(s.name);
+      (added.get(p.id) ?? added.set(p.id, []).get(p.id)!).push(s);
+      (newByStream.get(s.id) ?? newByStream.set(s.id, []).get(s.id)!).push(p.id);
+    }
+  }
+  await emitSubscribeEvents(tx, realm, emit, systemGroups, { created, added, newByStream, knewBefore });
+  return { subscribed, already, added };
+}
+
+interface SubscribeChanges {
+  created: Stream[];
+  added: Map<number, Stream[]>; // user id → channels newly subscribed to
+  newByStream: Map<number, number[]>; // channel id → users newly subscribed
+  knewBefore: Map<number, Set<number>>; // existing channel id → who knew of it before
+}
+
+async function emitSubscribeEvents(tx: Tx, realm: Realm, emit: Emit, systemGroups: Map<string, number>, changes: SubscribeChanges): Promise<void> {
+  const { created, added, newByStream, knewBefore } = changes;
   const allIds = [...new Set([...created.map((s) => s.id), ...newByStream.keys()])];
   const subscribers = await subscriberIds(tx, allIds);
   const streamsById = new Map<number, Stream>();
@@ -135,8 +173,15 @@ async function emitSubscribeEvents(
     const audience = await channelAudience(tx, realm.id, s, subscribers.get(s.id));
     emit(realm.id, { type: 'stream', op: 'create', streams: [formatStream(s, { systemGroups, subscriberCount: subscribers.get(s.id)!.length })] }, audience);
   }
+  // Users who did not know of a channel (a private one, or a public one for a guest) get it before their
+  // subscription.
+  for (const [streamId, userIds] of newByStream) {
+    const newcomers = userIds.filter((id) => knewBefore.get(streamId)?.has(id) === false);
+    const s = streamsById.get(streamId)!;
+    if (newcomers.length) emit(realm.id, { type: 'stream', op: 'create', streams: [formatStream(s, { systemGroups, subscriberCount: subscribers.get(streamId)!.length })] }, newcomers);
+  }
   for (const [userId, list] of added) {
-    const subs = [];
+    const subs: Record<string, unknown>[] = [];
     for (const s of list) {
       const sub = (await findSubscription(tx, userId, s.id))!;
       const ids = subscribers.get(s.id)!;
@@ -173,7 +218,14 @@ export async function doUnsubscribe(app: App, realm: Realm, user: User, names: s
       await deactivateSubscriptions(tx, leaving.map((t) => ({ userId: t.id, streamId: stream.id })));
       removed.push(stream.name);
       for (const t of leaving) emit(realm.id, { type: 'subscription', op: 'remove', subscriptions: [{ name: stream.name, stream_id: stream.id }] }, [t.id]);
-      const audience = (await channelAudience(tx, realm.id, stream)).filter((id) => !leaving.some((t) => t.id === id));
+      const knowers = await channelAudience(tx, realm.id, stream);
+      // Leaving a channel one knows of only as a subscriber (a private one, or a public one for a guest) loses it.
+      const lost = leaving.filter((t) => !knowers.includes(t.id)).map((t) => t.id);
+      if (lost.length) {
+        const count = (await subscriberIds(tx, [stream.id])).get(stream.id)!.length;
+        emit(realm.id, { type: 'stream', op: 'delete', streams: [formatStream(stream, { systemGroups: await systemGroupIds(tx, realm.id), subscriberCount: count })], stream_ids: [stream.id] }, lost);
+      }
+      const audience = knowers.filter((id) => !leaving.some((t) => t.id === id));
       if (audience.length) emit(realm.id, { type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: leaving.map((t) => t.id) }, audience);
     }
     return { removed, not_removed: notRemoved };

@@ -1,16 +1,21 @@
-// Administrators changing other users: role and name, deactivation and reactivation (§6 person forms; since
-// feature level 222 (de)activation is an `update` with is_active).
+// Administrators changing other users: role, name and profile data, deactivation and reactivation (§6 person
+// forms; since feature level 222 (de)activation is an `update` with is_active). Bots follow their owner out.
 import type { App } from '../app.js';
+import { nowSeconds } from '../app.js';
 import { ApiError } from '../http/errors.js';
 import type { Tx } from '../store/db.js';
 import { directGroupIds, syncRoleGroups, systemGroupIds } from '../store/groups.js';
+import { touchPresence } from '../store/presence.js';
 import type { Realm } from '../store/realms.js';
 import { findUser, listUsers, ROLE, ROLES, updateUser, type Role, type User } from '../store/users.js';
+import { botAudience } from './bots.js';
 import { checkFullName } from './checks.js';
-import { checkAdministrator } from './users.js';
+import { applyViewerRoleChange } from './email-visibility.js';
+import { updateProfileDataOf, type ProfileInputValue } from './profile-data.js';
 import { inTransaction, type Emit } from './transaction.js';
-
-const ownerRequired = () => new ApiError('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL', 400);
+import { emitPersonUpdate } from './user-events.js';
+import { checkAdministrator, OrganizationOwnerRequired } from './users.js';
+import { isFullMember } from './full-members.js';
 
 async function accessTarget(tx: Tx, realm: Realm, id: number): Promise<User> {
   const target = await findUser(tx, realm.id, id);
@@ -28,7 +33,7 @@ async function isLastOwner(tx: Tx, realm: Realm, user: User): Promise<boolean> {
 async function moveRoleGroups(tx: Tx, emit: Emit, realm: Realm, user: User, role: Role): Promise<void> {
   const system = new Set((await systemGroupIds(tx, realm.id)).values());
   const before = new Set(await directSystemGroups(tx, user.id, system));
-  await syncRoleGroups(tx, realm.id, user.id, role);
+  await syncRoleGroups(tx, realm.id, user.id, role, isFullMember(realm, { role, dateJoined: user.dateJoined }, nowSeconds()));
   const after = new Set(await directSystemGroups(tx, user.id, system));
   for (const g of before) if (!after.has(g)) emit(realm.id, { type: 'user_group', op: 'remove_members', group_id: g, user_ids: [user.id] }, null);
   for (const g of after) if (!before.has(g)) emit(realm.id, { type: 'user_group', op: 'add_members', group_id: g, user_ids: [user.id] }, null);
@@ -38,37 +43,62 @@ async function directSystemGroups(tx: Tx, userId: number, system: Set<number>): 
   return (await directGroupIds(tx, userId)).filter((g) => system.has(g));
 }
 
-export async function doChangeUser(app: App, realm: Realm, actor: User, id: number, changes: { role?: number; fullName?: string }): Promise<void> {
+export function checkRole(role: number): void {
+  if (!ROLES.includes(role)) throw new ApiError('Invalid role');
+}
+
+export async function changeRoleInTx(tx: Tx, emit: Emit, realm: Realm, actor: User, target: User, role: number): Promise<void> {
+  if (role === target.role) return;
+  if ((role === ROLE.owner || target.role === ROLE.owner) && actor.role !== ROLE.owner) throw new OrganizationOwnerRequired();
   checkAdministrator(actor);
-  if (changes.role === undefined && changes.fullName === undefined) throw new ApiError('Nothing to change');
-  if (changes.role !== undefined && !ROLES.includes(changes.role)) throw new ApiError('Invalid role');
+  if (await isLastOwner(tx, realm, target)) throw new ApiError('The owner permission cannot be removed from the only organization owner.');
+  await updateUser(tx, target.id, { role });
+  await moveRoleGroups(tx, emit, realm, target, role as Role);
+  await emitPersonUpdate(tx, emit, realm, target, { role });
+  await applyViewerRoleChange(tx, emit, realm, target, target.role, role);
+}
+
+export interface UserChanges {
+  role?: number;
+  fullName?: string;
+  profileData?: { id: number; value: ProfileInputValue }[];
+}
+
+export async function doChangeUser(app: App, realm: Realm, actor: User, id: number, changes: UserChanges): Promise<void> {
+  checkAdministrator(actor);
+  if (changes.role === undefined && changes.fullName === undefined && changes.profileData === undefined) throw new ApiError('Nothing to change');
+  if (changes.role !== undefined) checkRole(changes.role);
   await inTransaction(app, async (tx, emit) => {
     const target = await accessTarget(tx, realm, id);
-    if (changes.role !== undefined && changes.role !== target.role) {
-      if ((changes.role === ROLE.owner || target.role === ROLE.owner) && actor.role !== ROLE.owner) throw ownerRequired();
-      if (await isLastOwner(tx, realm, target)) throw new ApiError('The owner permission cannot be removed from the only organization owner.');
-      await updateUser(tx, target.id, { role: changes.role });
-      await moveRoleGroups(tx, emit, realm, target, changes.role as Role);
-      emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: target.id, role: changes.role } }, null);
-    }
+    if (changes.role !== undefined) await changeRoleInTx(tx, emit, realm, actor, target, changes.role);
     if (changes.fullName !== undefined && changes.fullName.trim() !== target.fullName) {
       const fullName = checkFullName(changes.fullName);
       await updateUser(tx, target.id, { fullName });
-      emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } }, null);
+      await emitPersonUpdate(tx, emit, realm, target, { full_name: fullName });
     }
+    if (changes.profileData !== undefined) await updateProfileDataOf(tx, emit, realm, actor, target, changes.profileData);
   });
+}
+
+// Deactivating a user deactivates the bots they own, as the reference server does.
+export async function setActiveInTx(tx: Tx, emit: Emit, realm: Realm, actor: User, target: User, active: boolean): Promise<void> {
+  if (target.isActive === active) throw new ApiError(active ? 'User is already active' : 'User is already deactivated');
+  if (!active) {
+    if (target.role === ROLE.owner && actor.role !== ROLE.owner) throw new OrganizationOwnerRequired();
+    if (await isLastOwner(tx, realm, target)) throw new ApiError('Cannot deactivate the only organization owner', 'CANNOT_DEACTIVATE_LAST_USER');
+  }
+  await updateUser(tx, target.id, { isActive: active });
+  await touchPresence(tx, realm.id, target.id);
+  await emitPersonUpdate(tx, emit, realm, target, { is_active: active });
+  if (target.isBot) emit(realm.id, { type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: active } }, await botAudience(tx, realm, target));
+  if (!active && !target.isBot) {
+    for (const bot of (await listUsers(tx, realm.id)).filter((u) => u.isBot && u.isActive && u.botOwnerId === target.id)) {
+      await setActiveInTx(tx, emit, realm, actor, bot, false);
+    }
+  }
 }
 
 export async function doSetActive(app: App, realm: Realm, actor: User, id: number, active: boolean): Promise<void> {
   if (actor.id !== id) checkAdministrator(actor);
-  await inTransaction(app, async (tx, emit) => {
-    const target = await accessTarget(tx, realm, id);
-    if (target.isActive === active) throw new ApiError(active ? 'User is already active' : 'User is already deactivated');
-    if (!active) {
-      if (target.role === ROLE.owner && actor.role !== ROLE.owner) throw ownerRequired();
-      if (await isLastOwner(tx, realm, target)) throw new ApiError('Cannot deactivate the only organization owner', 'CANNOT_DEACTIVATE_LAST_USER');
-    }
-    await updateUser(tx, target.id, { isActive: active });
-    emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: target.id, is_active: active } }, null);
-  });
+  await inTransaction(app, async (tx, emit) => setActiveInTx(tx, emit, realm, actor, await accessTarget(tx, realm, id), active));
 }

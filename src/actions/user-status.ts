@@ -1,13 +1,16 @@
 // User status (§4.13): a short text and an emoji; only the fields passed change. `away` is the deprecated
 // inverse of the presence_enabled setting (invisible mode).
 import type { App } from '../app.js';
-import { checkEmoji, reactionType, resolveEmoji, STATUS_EMOJI_MESSAGES } from '../emoji/index.js';
+import { checkEmoji, reactionType, resolveEmoji, STATUS_EMOJI_MESSAGES, type ReactionType } from '../emoji/index.js';
 import { ApiError } from '../http/errors.js';
+import { codePointLength } from '../lib/text.js';
 import { userSettings } from '../state/user-settings.js';
 import type { Db } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import { listRealmEmoji } from '../store/realm-emoji.js';
-import { listUsers, updateUser, type User } from '../store/users.js';
+import { findUsers, listUsers, updateUser, type User } from '../store/users.js';
+import { checkHuman } from './checks.js';
+import { applyContext, applySettings } from './settings.js';
 import { inTransaction } from './transaction.js';
 
 // Kept with the user's settings under a bookkeeping key (names starting with `_` are not settings).
@@ -28,41 +31,48 @@ export interface StatusInput {
   away?: boolean;
 }
 
+const MAX_STATUS_TEXT = 60;
+
+// Resolves and checks the emoji to set, as reactions do; a missing code or type is taken from the name.
+async function checkStatusEmoji(app: App, realm: Realm, name: string, code?: string, rawType?: string): Promise<Required<Pick<Status, 'emoji_name' | 'emoji_code' | 'reaction_type'>>> {
+  if (name === '') return { emoji_name: '', emoji_code: '', reaction_type: 'unicode_emoji' };
+  let type: ReactionType | undefined;
+  if (rawType !== undefined) type = reactionType(rawType) ?? undefined;
+  if (rawType !== undefined && !type) throw new ApiError('Invalid emoji type.');
+  const custom = (await listRealmEmoji(app.db, realm.id)).map((e) => ({ id: e.id, name: e.name, deactivated: e.deactivated }));
+  if (code === undefined || type === undefined) {
+    const resolved = resolveEmoji(custom, name);
+    code ??= resolved.code;
+    type ??= resolved.type;
+  }
+  checkEmoji(custom, name, code, type, STATUS_EMOJI_MESSAGES);
+  return { emoji_name: name, emoji_code: code, reaction_type: type };
+}
+
 export async function doUpdateStatus(app: App, realm: Realm, user: User, input: StatusInput): Promise<void> {
-  if (Object.values(input).every((v) => v === undefined)) throw new ApiError('Client did not pass any new values.');
+  checkHuman(user);
+  const statusText = input.statusText?.trim();
+  if (input.away === undefined && statusText === undefined && input.emojiName === undefined) throw new ApiError('Client did not pass any new values.');
+  if (statusText !== undefined && codePointLength(statusText) > MAX_STATUS_TEXT) throw new ApiError(`status_text is too long (limit: ${MAX_STATUS_TEXT} characters)`);
   if (input.emojiName === undefined && (input.emojiCode !== undefined || input.reactionType !== undefined)) {
     throw new ApiError('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
   }
   const next: Status = { ...((user.settings[STATUS] as Status | undefined) ?? {}) };
   const event: Record<string, unknown> = { type: 'user_status', user_id: user.id };
-  if (input.statusText !== undefined) next.status_text = event.status_text = input.statusText.trim();
+  if (input.away !== undefined) event.away = input.away;
+  if (statusText !== undefined) next.status_text = event.status_text = statusText;
   if (input.emojiName !== undefined) {
-    if (input.emojiName === '') {
-      Object.assign(next, { emoji_name: '', emoji_code: '', reaction_type: 'unicode_emoji' });
-    } else {
-      const custom = (await listRealmEmoji(app.db, realm.id)).map((e) => ({ id: e.id, name: e.name, deactivated: e.deactivated }));
-      let code = input.emojiCode;
-      let type = input.reactionType === undefined ? undefined : reactionType(input.reactionType);
-      if (input.reactionType !== undefined && !type) throw new ApiError(`Invalid reaction_type: ${input.reactionType}`);
-      if (code === undefined) {
-        const resolved = resolveEmoji(custom, input.emojiName);
-        code = resolved.code;
-        type ??= resolved.type;
-      }
-      type ??= /^\d+$/.test(code) ? 'realm_emoji' : code === 'zulip' ? 'zulip_extra_emoji' : 'unicode_emoji';
-      checkEmoji(custom, input.emojiName, code, type, STATUS_EMOJI_MESSAGES);
-      Object.assign(next, { emoji_name: input.emojiName, emoji_code: code, reaction_type: type });
-    }
-    Object.assign(event, { emoji_name: next.emoji_name, emoji_code: next.emoji_code, reaction_type: next.reaction_type });
+    const emoji = await checkStatusEmoji(app, realm, input.emojiName, input.emojiCode, input.reactionType);
+    Object.assign(next, emoji);
+    Object.assign(event, emoji);
   }
   await inTransaction(app, async (tx, emit) => {
-    const settings: Record<string, unknown> = { ...user.settings, [STATUS]: next };
-    if (input.away !== undefined && userSettings(user).presence_enabled === input.away) {
-      settings.presence_enabled = !input.away;
-      emit(realm.id, { type: 'user_settings', op: 'update', property: 'presence_enabled', value: !input.away }, [user.id]);
+    await updateUser(tx, user.id, { settings: { ...user.settings, [STATUS]: next } });
+    // `away` is the deprecated spelling of invisible mode: the setting changes with all that follows from it.
+    if (input.away !== undefined) {
+      const [fresh] = await findUsers(tx, realm.id, [user.id]);
+      await applySettings(applyContext(app, tx, emit, realm), fresh, { presence_enabled: !input.away }, true, false);
     }
-    if (input.away !== undefined) event.away = input.away;
-    await updateUser(tx, user.id, { settings });
     emit(realm.id, event, null);
   });
 }

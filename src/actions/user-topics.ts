@@ -3,14 +3,14 @@ import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
 import { hasContentAccess } from '../permissions/channels.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../state/realm-data.js';
-import type { Db } from '../store/db.js';
+import type { Db, Tx } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import { findStream, findStreamByName, type Stream } from '../store/streams.js';
 import { findSubscription } from '../store/subscriptions.js';
-import { deleteUserTopic, findUserTopic, insertUserTopic, listUserTopics, updateUserTopic } from '../store/user-topics.js';
+import { deleteUserTopic, findUserTopic, insertUserTopic, listUserTopics } from '../store/user-topics.js';
 import type { User } from '../store/users.js';
 import { viewerOf } from './channels.js';
-import { inTransaction } from './transaction.js';
+import { inTransaction, type Emit } from './transaction.js';
 
 export const VISIBILITY_POLICY = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
 const POLICIES: readonly number[] = Object.values(VISIBILITY_POLICY);
@@ -59,19 +59,21 @@ export async function doSetTopicVisibility(app: App, realm: Realm, user: User, i
   await inTransaction(app, async (tx, emit) => {
     const stream = await accessChannelForTopic(tx, realm, user, input.channel, removing, input.removalError ?? 'Invalid channel ID');
     const existing = await findUserTopic(tx, user.id, stream.id, topic);
-    const now = Math.floor(Date.now() / 1000);
-    if (removing) {
-      if (!existing) return;
-      await deleteUserTopic(tx, user.id, stream.id, topic);
-    } else if (!existing) {
-      await insertUserTopic(tx, { userId: user.id, streamId: stream.id, topicName: topic, visibilityPolicy: input.visibilityPolicy, lastUpdated: now });
-    } else if (existing.visibilityPolicy !== input.visibilityPolicy) {
-      await updateUserTopic(tx, user.id, stream.id, topic, input.visibilityPolicy, now);
-    } else return;
-    // The legacy event carries the whole list; queues that asked for user_topic do not receive it.
-    emit(realm.id, { type: 'muted_topics', muted_topics: await mutedTopicsList(tx, user.id) }, [user.id]);
-    emit(realm.id, { type: 'user_topic', stream_id: stream.id, topic_name: topic, last_updated: now, visibility_policy: input.visibilityPolicy }, [user.id]);
+    if ((existing?.visibilityPolicy ?? VISIBILITY_POLICY.inherit) === input.visibilityPolicy) return;
+    await setTopicPolicyInTx(tx, emit, realm.id, user.id, stream, topic, input.visibilityPolicy, Math.floor(Date.now() / 1000));
   });
+}
+
+// Writes one user's policy for a topic (inherit removes it) and tells the user. The legacy event carries the
+// whole muted list; queues that asked for user_topic do not receive it, and a caller about to send another
+// may skip it.
+export async function setTopicPolicyInTx(
+  tx: Tx, emit: Emit, realmId: number, userId: number, stream: Stream, topic: string, policy: number, now: number, legacyEvent = true,
+): Promise<void> {
+  if (policy === VISIBILITY_POLICY.inherit) await deleteUserTopic(tx, userId, stream.id, topic);
+  else await insertUserTopic(tx, { userId, streamId: stream.id, topicName: topic, visibilityPolicy: policy, lastUpdated: now });
+  if (legacyEvent) emit(realmId, { type: 'muted_topics', muted_topics: await mutedTopicsList(tx, userId) }, [userId]);
+  emit(realmId, { type: 'user_topic', stream_id: stream.id, topic_name: topic, last_updated: now, visibility_policy: policy }, [userId]);
 }
 
 // PATCH /users/me/subscriptions/muted_topics: exactly one of stream_id and stream; idempotent since feature level 169.

@@ -19,7 +19,10 @@ export function accepts(q: QueueOptions, event: Record<string, unknown>, flags: 
       if (event._single) return !caps.bulk_message_deletion;
       return !!caps.bulk_message_deletion || (event.message_ids as unknown[]).length === 1;
     case 'user_group':
-      if (event.op === 'remove') return !caps.include_deactivated_groups;
+      // Without include_deactivated_groups a deactivated group is gone: it is removed, comes back as an `add`
+      // when reactivated, and changes to it in between are not sent.
+      if (event.op === 'remove' || event._for_reactivation) return !caps.include_deactivated_groups;
+      if (event._deactivated) return !!caps.include_deactivated_groups;
       if (event.op === 'update' && (event.data as Record<string, unknown> | undefined)?.deactivated !== undefined) {
         return !!caps.include_deactivated_groups;
       }
@@ -37,6 +40,9 @@ export function accepts(q: QueueOptions, event: Record<string, unknown>, flags: 
       return !!caps.linkifier_url_template;
     case 'realm_filters':
       return !caps.linkifier_url_template;
+    // Placeholders for users a guest may not access go to clients that keep a complete user list.
+    case 'realm_user':
+      return !event._inaccessible_user || !caps.user_list_incomplete;
     default:
       return true;
   }
@@ -56,7 +62,7 @@ export function flavourKey(q: QueueOptions): string {
 export function reformat(q: QueueOptions, event: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(event)) if (!k.startsWith('_')) out[k] = v;
-  if (event.type === 'realm_user' && q.clientGravatar) {
+  if (event.type === 'realm_user' && q.clientGravatar && !event._avatar_for_all) {
     const person = event.person as Record<string, unknown> | undefined;
     if (typeof person?.avatar_url === 'string' && person.avatar_url.startsWith(GRAVATAR)) {
       out.person = { ...person, avatar_url: null };

@@ -2,6 +2,7 @@
 // (heartbeats, restart notices) take the ids in between, so ids increase and a queue can be rebuilt from the
 // log after a restart or a crash.
 import { ApiError } from '../http/errors.js';
+import { JsonText } from '../lib/json-text.js';
 
 export const SLOT = 4096;
 
@@ -25,6 +26,19 @@ export interface QueuedEvent {
 
 type Waiter = (events: QueuedEvent[]) => void;
 
+// An event object is shared by every queue (of one client flavour) it is delivered to, so its JSON is written once.
+const serialized = new WeakMap<Record<string, unknown>, string>();
+
+// The `events` array of a GET /events answer; each event gets its id, as the last key.
+export function serializeEvents(events: QueuedEvent[]): JsonText {
+  const parts = events.map(({ id, event }) => {
+    let json = serialized.get(event);
+    if (json === undefined) serialized.set(event, (json = JSON.stringify(event)));
+    return json === '{}' ? `{"id":${id}}` : `${json.slice(0, -1)},"id":${id}}`;
+  });
+  return new JsonText(`[${parts.join(',')}]`);
+}
+
 export class BadEventQueueIdError extends ApiError {
   constructor(queueId: string) {
     super(`Bad event queue ID: ${queueId}`, 'BAD_EVENT_QUEUE_ID', 400, { queue_id: queueId });
@@ -46,6 +60,10 @@ export class EventQueue {
   dirty = false;
   private waiter: Waiter | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  private waking: NodeJS.Timeout | NodeJS.Immediate | null = null;
+  private lastAnswer = 0; // when the queue was last answered …
+  private lastAnswered = 0; // … and the newest event id that answer carried
+  private coalesceMs = 0;
   // Set on a queue restored after a restart: the log position up to which its events must be replayed on the
   // client's next poll, which tells how far it had got.
   replayUpTo: number | null = null;
@@ -119,10 +137,25 @@ export class EventQueue {
     if (lastEventId !== this.newestPrunedId) throw new ApiError(`Event ${lastEventId} was not in this queue`);
   }
 
-  park(waiter: Waiter, heartbeatMs: number, logPosition: () => number): void {
+  // Parks a poll until an event arrives. Events that arrived since the queue was last answered, less than
+  // `coalesceMs` ago, wait out the rest of that time (see wake).
+  park(waiter: Waiter, heartbeatMs: number, logPosition: () => number, coalesceMs = 0): void {
     this.finishPoll();
     this.waiter = waiter;
+    this.coalesceMs = coalesceMs;
     this.heartbeat = setTimeout(() => this.pushLocal({ type: 'heartbeat' }, logPosition()), heartbeatMs);
+    if (this.events.length) this.wake();
+  }
+
+  // Whether events waiting now are new since an answer less than `ms` ago (events sent before and not yet
+  // acknowledged are sent again at once).
+  coalescing(ms: number): boolean {
+    return this.events[this.events.length - 1].id > this.lastAnswered && Date.now() - this.lastAnswer < ms;
+  }
+
+  answered(): void {
+    this.lastAnswer = Date.now();
+    this.lastAnswered = this.events.length ? this.events[this.events.length - 1].id : this.lastAnswered;
   }
 
   // Answers the parked poll, if any, with what the queue holds.
@@ -132,7 +165,9 @@ export class EventQueue {
     this.waiter = null;
     if (this.heartbeat) clearTimeout(this.heartbeat);
     this.heartbeat = null;
+    this.cancelWake();
     this.lastActivity = Date.now();
+    this.answered();
     waiter(this.events.slice());
   }
 
@@ -142,11 +177,29 @@ export class EventQueue {
     this.waiter = null;
     if (this.heartbeat) clearTimeout(this.heartbeat);
     this.heartbeat = null;
+    this.cancelWake();
     this.lastActivity = Date.now();
   }
 
+  // The parked poll is answered once this turn of the event loop is over, with every event that arrived in it
+  // (a group commit delivers several messages at once) — or, when the queue was answered less than coalesceMs
+  // ago, once that time is up: under a flood of events each poll then carries many, and the server answers
+  // fewer polls (at most one per coalesceMs per queue) for the same events.
   private wake(): void {
-    if (this.waiter) queueMicrotask(() => this.finishPoll());
+    if (!this.waiter || this.waking) return;
+    const delay = this.lastAnswer + this.coalesceMs - Date.now();
+    const answer = () => {
+      this.waking = null;
+      this.finishPoll();
+    };
+    this.waking = delay > 0 ? setTimeout(answer, delay) : setImmediate(answer);
+  }
+
+  private cancelWake(): void {
+    if (!this.waking) return;
+    clearTimeout(this.waking as NodeJS.Timeout);
+    clearImmediate(this.waking as NodeJS.Immediate);
+    this.waking = null;
   }
 
   isIdle(now: number): boolean {

@@ -7,6 +7,7 @@ import {
   type LoggedEvent,
 } from '../store/events.js';
 import { FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
+import { CHANGE_LOG_KEEP_SECONDS, pruneCacheChanges } from '../store/cache.js';
 import { accepts, flavourKey, reformat } from './filter.js';
 import { BadEventQueueIdError, EventQueue, SLOT, type QueueOptions, type QueuedEvent } from './queue.js';
 
@@ -20,6 +21,7 @@ const RESTART_EVENT = {
 
 export interface EventSettings {
   heartbeatSeconds: number;
+  coalesceMs: number;
   gcIntervalSeconds: number;
   maxQueueLength: number;
   logPollMs: number;
@@ -72,12 +74,13 @@ export class EventSystem {
   }
 
   // Called after a commit in this process. Contiguous events are delivered from memory; a gap means another
-  // process wrote to the log, so read it in order.
-  committed(events: LoggedEvent[]): void {
-    void this.serial(async () => {
+  // process wrote to the log, so read it in order. Resolves once they are in the queues (never rejects: a
+  // failure is logged, and the periodic read of the log delivers them later).
+  committed(events: LoggedEvent[]): Promise<void> {
+    return this.serial(async () => {
       if (events[0].id === this.lastSeen + 1) events.forEach((e) => this.deliver(e));
       else await this.drain();
-    });
+    }).catch(() => {});
   }
 
   private async drain(): Promise<void> {
@@ -90,6 +93,8 @@ export class EventSystem {
 
   private deliver(e: LoggedEvent, only?: EventQueue): void {
     if (e.id > this.lastSeen) this.lastSeen = e.id;
+    // One event object per flavour (and, for messages, per set of flags), shared by the queues that get it, so
+    // that it is also serialized once (serializeEvents).
     const formatted = new Map<string, Record<string, unknown>>();
     const offer = (q: EventQueue, flags: string[]) => {
       if (q.realmId !== e.realmId || e.id <= q.baseEventId) return;
@@ -98,8 +103,13 @@ export class EventSystem {
       let event = formatted.get(key);
       if (!event) formatted.set(key, (event = reformat(q.options, e.event)));
       if (e.event.type === 'message') {
-        event = { ...event, flags };
-        if (e.event._sender_queue_id === q.id) event.local_message_id = e.event._local_id;
+        if (e.event._sender_queue_id === q.id) event = { ...event, flags, local_message_id: e.event._local_id };
+        else {
+          const flagged = `${key} ${flags.join(',')}`;
+          const shared = formatted.get(flagged);
+          if (shared) event = shared;
+          else formatted.set(flagged, (event = { ...event, flags }));
+        }
       }
       if (!q.push(e.id, event, this.settings.maxQueueLength)) this.remove(q, 'overflow');
     };
@@ -189,18 +199,25 @@ export class EventSystem {
     q.dirty = true;
   }
 
+  // Resolves once the events committed in this process so far are in their queues (delivery runs after the
+  // commit, so a client that made a change and polls at once would otherwise race it).
+  delivered(): Promise<void> {
+    return this.chain;
+  }
+
   // Answers now when there is something to say (or dont_block), else parks the poll until an event or a
   // heartbeat. `onClose` registers a callback for the client going away.
   poll(q: EventQueue, dontBlock: boolean, onClose: (fn: () => void) => void): Promise<QueuedEvent[]> {
     q.lastActivity = Date.now();
     q.dirty = true;
-    if (q.events.length || dontBlock || this.closed) {
+    if ((q.events.length && !q.coalescing(this.settings.coalesceMs)) || dontBlock || this.closed) {
       q.finishPoll();
+      q.answered();
       return Promise.resolve(q.events.slice());
     }
     return new Promise((resolve) => {
       const jitter = this.settings.heartbeatSeconds >= 20 ? (Math.random() - 0.5) * 0.2 : 0;
-      q.park(resolve, this.settings.heartbeatSeconds * 1000 * (1 + jitter), () => this.lastSeen);
+      q.park(resolve, this.settings.heartbeatSeconds * 1000 * (1 + jitter), () => this.lastSeen, this.settings.coalesceMs);
       onClose(() => {
         q.abandonPoll(resolve);
         resolve([]);
@@ -230,6 +247,7 @@ export class EventSystem {
     idle.forEach((q) => this.remove(q, 'idle'));
     await this.flush();
     await pruneEvents(this.app.db, Math.floor(now / 1000) - 600);
+    await pruneCacheChanges(this.app.db, Math.floor(now / 1000) - CHANGE_LOG_KEEP_SECONDS);
   }
 
   private async flush(): Promise<void> {

@@ -1,4 +1,5 @@
 // The message object of §2.4, for GET /messages, single fetch and message events.
+import { realmSettings } from '../state/realm.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../state/realm-data.js';
 import type { Message } from '../store/messages.js';
 import type { Realm } from '../store/realms.js';
@@ -55,6 +56,18 @@ export function formatMessage(m: Message, l: MessageLookups, f: MessageFlavour):
     avatar_url: avatarUrl(sender, f.clientGravatar),
     ...(m.lastEditTime !== null ? { last_edit_timestamp: m.lastEditTime } : {}),
     ...(m.lastMovedTime !== null ? { last_moved_timestamp: m.lastMovedTime } : {}),
-    ...(m.editHistory ? { edit_history: m.editHistory } : {}),
+    ...visibleEditHistory(m.editHistory, l.realm),
   };
+}
+
+// The organization's message_edit_history_visibility_policy: all of it, only moves (without the previous
+// contents), or none; absent when nothing is left to show.
+function visibleEditHistory(history: Message['editHistory'], realm: Realm): { edit_history?: unknown[] } {
+  const policy = realmSettings(realm).message_edit_history_visibility_policy;
+  if (!history || policy === 'none') return {};
+  if (policy === 'all') return { edit_history: history };
+  const moves = (history as Record<string, unknown>[])
+    .filter((e) => 'prev_topic' in e || 'prev_stream' in e)
+    .map(({ prev_content: _c, prev_rendered_content: _r, prev_rendered_content_version: _v, ...rest }) => rest);
+  return moves.length ? { edit_history: moves } : {};
 }

@@ -1,30 +1,38 @@
-// The user object of GET /users, /users/{id} and realm_user events.
+// The user object of GET /users, /users/{id}, POST /register's realm_users and realm_user events.
 import crypto from 'node:crypto';
+import type { ProfileValue } from '../store/profile-fields.js';
 import { ROLE, type User } from '../store/users.js';
 
 export interface UserFormatOptions {
   clientGravatar: boolean;
-  includeCustomProfileFields?: boolean;
+  // Whether the viewer may see the user's real e-mail (delivery_email is null otherwise).
+  seesEmail: boolean;
+  // The user's custom profile data; when given, non-bot users carry profile_data.
+  profileData?: Record<string, ProfileValue>;
+  // user_avatar_url_field_optional: avatar_url is left out for users with the default avatar, which clients
+  // fetch through GET /avatar/{user_id}.
+  avatarOptional?: boolean;
 }
 
 export function isoDate(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace('Z', '+00:00');
 }
 
+export function gravatarUrl(email: string, version: number, medium = false): string {
+  const hash = crypto.createHash('md5').update(email.toLowerCase()).digest('hex');
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? '&s=500' : ''}&version=${version}`;
+}
+
 export function avatarUrl(user: User, clientGravatar: boolean, medium = false): string | null {
-  if (user.avatarSource === 'G') {
-    if (clientGravatar) return null;
-    const hash = crypto.createHash('md5').update(user.deliveryEmail.toLowerCase()).digest('hex');
-    return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? '&s=500' : ''}&version=${user.avatarVersion}`;
-  }
+  if (user.avatarSource === 'G') return clientGravatar ? null : gravatarUrl(user.deliveryEmail, user.avatarVersion, medium);
   return `/avatar/${user.id}${medium ? '/medium' : ''}?v=${user.avatarVersion}`;
 }
 
 export function formatUser(user: User, opts: UserFormatOptions): Record<string, unknown> {
-  return {
+  const out: Record<string, unknown> = {
     user_id: user.id,
     email: user.email,
-    delivery_email: user.deliveryEmail,
+    delivery_email: opts.seesEmail ? user.deliveryEmail : null,
     full_name: user.fullName,
     date_joined: isoDate(user.dateJoined),
     is_active: user.isActive,
@@ -36,8 +44,53 @@ export function formatUser(user: User, opts: UserFormatOptions): Record<string, 
     ...(user.isBot ? { bot_owner_id: user.botOwnerId } : {}),
     role: user.role,
     timezone: user.timezone,
-    avatar_url: avatarUrl(user, opts.clientGravatar),
+    // A client can compute an external avatar only from an address it can see.
+    avatar_url: avatarUrl(user, opts.clientGravatar && opts.seesEmail),
     avatar_version: user.avatarVersion,
-    ...(opts.includeCustomProfileFields ? { profile_data: {} } : {}),
   };
+  if (opts.avatarOptional && user.avatarSource === 'G') delete out.avatar_url;
+  if (opts.profileData && !user.isBot) out.profile_data = opts.profileData;
+  return out;
+}
+
+const INACCESSIBLE_USER_NAME = 'Unknown user';
+export const INACCESSIBLE_USER_AVATAR = '/static/images/unknown-user-avatar.png';
+
+// What a guest limited by can_access_all_users_group is told about a user they may not access: placeholder data
+// whose only variable content is the id, as the reference server sends.
+export function inaccessibleUser(id: number, fakeDomain: string, profileData: boolean): Record<string, unknown> {
+  return {
+    user_id: id,
+    email: fakeEmail(id, fakeDomain),
+    delivery_email: null,
+    full_name: INACCESSIBLE_USER_NAME,
+    // To the minute, so that it reveals nothing of the user.
+    date_joined: new Date().toISOString().slice(0, 16) + '+00:00',
+    is_active: true,
+    is_owner: false,
+    is_admin: false,
+    is_guest: false,
+    is_bot: false,
+    bot_type: null,
+    role: ROLE.member,
+    timezone: '',
+    avatar_url: INACCESSIBLE_USER_AVATAR,
+    avatar_version: 1,
+    ...(profileData ? { profile_data: {} } : {}),
+  };
+}
+
+// The API e-mail of a user whose real address is not visible to everyone.
+export function fakeEmail(id: number, domain: string): string {
+  return `user${id}@${domain}`;
+}
+
+// The domain of those addresses: the organization's host when PARLANCE_EXTERNAL_URL names it, else a reserved
+// domain that never delivers mail.
+export function fakeEmailDomain(externalUrl: string | undefined, subdomain: string): string {
+  if (externalUrl) {
+    const host = new URL(externalUrl).hostname;
+    return subdomain ? `${subdomain}.${host}` : host;
+  }
+  return subdomain ? `${subdomain}.parlance.invalid` : 'parlance.invalid';
 }

@@ -40,6 +40,8 @@ export function basicCredentials(req: FastifyRequest): BasicCredentials | null {
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) throw new UnauthorizedError('Invalid/Missing authorization header for basic auth');
+  // No e-mail or key contains NUL, and PostgreSQL refuses it in text: such credentials match nobody.
+  if (decoded.includes('\u0000')) throw new UnauthorizedError('Invalid API key');
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 

@@ -141,9 +141,11 @@ export function json<S extends TSchema>(schema: S, opts: { raw?: boolean } = {})
 }
 
 export const MAX_JSON_DEPTH = 64;
+// Lists of ids end up in queries (`id IN (…)`), whose parameters the databases bound (SQLite to 32,766).
+export const MAX_JSON_ITEMS = 10_000;
 
 // Walks a decoded JSON value without recursion (hostile input may nest thousands deep): refuses values nested
-// deeper than MAX_JSON_DEPTH and strings containing NUL.
+// deeper than MAX_JSON_DEPTH, arrays or objects of more than MAX_JSON_ITEMS entries, and strings containing NUL.
 function checkJsonValue(value: unknown, name: string): void {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length) {
@@ -152,6 +154,9 @@ function checkJsonValue(value: unknown, name: string): void {
       if (hasNullByte(v)) throw new InvalidArgumentError(name, `${name} contains NULL (0x00) characters`);
     } else if (v && typeof v === 'object') {
       if (depth >= MAX_JSON_DEPTH) throw new InvalidArgumentError(name, `${name} is nested too deeply`);
+      if ((Array.isArray(v) ? v.length : Object.keys(v).length) > MAX_JSON_ITEMS) {
+        throw new InvalidArgumentError(name, `${name} has too many items (limit: ${MAX_JSON_ITEMS})`);
+      }
       for (const [k, child] of Array.isArray(v) ? v.entries() : Object.entries(v)) {
         if (typeof k === 'string' && hasNullByte(k)) throw new InvalidArgumentError(name, `${name} contains NULL (0x00) characters`);
         stack.push([child, depth + 1]);

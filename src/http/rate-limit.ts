@@ -60,9 +60,17 @@ export class MemoryRateLimiter implements RateLimiter {
     return verdict(w.count, limit, true, w.resetAtMs, this.now());
   }
 
+<<<<<<< HEAD
   async check(key: string, limit: number, windowSeconds: number): Promise<Verdict> {
     const w = this.current(key, windowSeconds);
     return verdict(w.count, limit, w.count < limit, w.resetAtMs, this.now());
+=======
+  // For buckets that count only failures: `hit` before the attempt, so that concurrent attempts cannot all pass
+  // the check before any failure is counted, and `refund` the ones that succeed.
+  refund(key: string): void {
+    const w = this.windows.get(key);
+    if (w && w.count > 0) w.count--;
+>>>>>>> main
   }
 
   private sweep(): void {

@@ -29,16 +29,24 @@ export async function collectValues(req: FastifyRequest): Promise<RawValues> {
 
   if (req.isMultipart()) {
     // The multipart parser streams parts instead of reading the body, so Fastify's body limit does not apply:
-    // enforce it here (declared length, and any field value cut short at the limit).
+    // enforce it here (declared length, any field value cut short at the limit, and the parts read so far, for
+    // a body of undeclared length).
     const tooLarge = () => new ApiError('Request body is too large', 'BAD_REQUEST', 413);
-    if (Number(req.headers['content-length'] ?? 0) > req.routeOptions.bodyLimit) throw tooLarge();
+    const limit = req.routeOptions.bodyLimit;
+    if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge();
+    let total = 0;
     try {
       for await (const part of req.parts()) {
         if (part.type === 'file') {
           const data = await part.toBuffer();
+          total += data.length;
           files.push({ fieldname: part.fieldname, filename: part.filename, mimetype: part.mimetype, data });
         } else if (part.valueTruncated) throw tooLarge();
-        else values.set(part.fieldname, String(part.value));
+        else {
+          total += String(part.value).length;
+          values.set(part.fieldname, String(part.value));
+        }
+        if (total > limit) throw tooLarge();
       }
     } catch (err) {
       if (err instanceof ApiError) throw err;

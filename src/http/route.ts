@@ -7,7 +7,8 @@ import type { User } from '../store/users.js';
 import { paramSchema, type ParamDecl, type Params } from './params.js';
 import type { UploadedFile } from './request-values.js';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+// HEAD and OPTIONS are for protocols with their own semantics (tus); a GET route answers HEAD by itself.
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS';
 // user: credentials required; optional: credentials used when present; none: no credentials, but the
 // organization is resolved from the host; bare: neither (health checks, the API description).
 export type AuthMode = 'user' | 'optional' | 'none' | 'bare';
@@ -42,13 +43,24 @@ export function route<D extends ParamDecl, A extends AuthMode>(def: RouteDef<D, 
   return def as unknown as AnyRoute;
 }
 
+// `{name}` is one path segment; a final `{name*}` is the rest of the path, slashes included (navigation-view
+// fragments such as narrow/is/starred).
 export const fullPath = (r: AnyRoute) => (r.root ? r.path : `/api/v1${r.path}`);
-export const fastifyPath = (r: AnyRoute) => fullPath(r).replace(/\{(\w+)\}/g, ':$1');
+export const fastifyPath = (r: AnyRoute) => fullPath(r).replace(/\{\w+\*\}$/, '*').replace(/\{(\w+)\}/g, ':$1');
+const documentedPath = (r: AnyRoute) => fullPath(r).replace(/\{(\w+)\*\}$/, '{$1}');
+
+// The path parameters of a request by their declared names.
+export function pathValues(r: AnyRoute, raw: Record<string, string>): Record<string, string> {
+  const rest = /\{(\w+)\*\}$/.exec(r.path)?.[1];
+  if (!rest || raw['*'] === undefined) return raw;
+  const { '*': value, ...named } = raw;
+  return { ...named, [rest]: value };
+}
 
 export function openApiDocument(routes: AnyRoute[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
-    const inPath = new Set([...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+    const inPath = new Set([...r.path.matchAll(/\{(\w+)\*?\}/g)].map((m) => m[1]));
     const parameters = Object.entries(r.params).map(([name, p]) => ({
       name,
       in: inPath.has(name) ? 'path' : 'query',
@@ -57,7 +69,7 @@ export function openApiDocument(routes: AnyRoute[], version: string): Record<str
       ...(p.def.description ? { description: p.def.description } : {}),
       ...(p.def.aliases.length ? { 'x-aliases': p.def.aliases } : {}),
     }));
-    (paths[fullPath(r)] ??= {})[r.method.toLowerCase()] = {
+    (paths[documentedPath(r)] ??= {})[r.method.toLowerCase()] = {
       summary: r.summary,
       security: r.auth === 'user' ? [{ basicAuth: [] }] : [],
       parameters,

@@ -8,9 +8,13 @@ import { authenticateUser, basicCredentials, resolveRealm } from './auth.js';
 import { ApiError, RateLimitedError, UnauthorizedError } from './errors.js';
 import { parseParams } from './params.js';
 import { collectValues } from './request-values.js';
-import { fastifyPath, type AnyRoute, type Method } from './route.js';
+import { capConnectionsPerAddress } from './connections.js';
+import { idleTimeoutSeconds } from '../config.js';
+import { fastifyPath, pathValues, type AnyRoute, type Method } from './route.js';
 import type { User } from '../store/users.js';
 import type { Realm } from '../store/realms.js';
+import { syncCaches } from '../store/cache.js';
+import { JsonText, stringifyWithText } from '../lib/json-text.js';
 
 const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 
@@ -39,6 +43,9 @@ function frameworkError(err: { statusCode?: number; code?: string; message: stri
 
 export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyInstance> {
   const bodyLimit = (app.config.maxFileUploadMib + 1) * 1024 * 1024;
+  const requestTimeout = app.config.requestTimeoutSeconds * 1000;
+  // Node wants the headers limit within the request limit.
+  const headersTimeout = requestTimeout > 0 ? Math.min(app.config.headersTimeoutSeconds * 1000, requestTimeout) : app.config.headersTimeoutSeconds * 1000;
   // The cast keeps the plain HTTP/1 server types that a custom logger instance otherwise widens.
   const http = Fastify({
     loggerInstance: app.log,
@@ -46,7 +53,12 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
     bodyLimit,
     return503OnClosing: true,
     keepAliveTimeout: 65_000,
-    requestTimeout: 0, // long-polls are held for minutes; slow-client limits are set on the server below
+    // Slow clients: the whole request must arrive in time (a parked long-poll has long arrived: not cut), and a
+    // silent connection is closed, but never before a parked poll's heartbeat.
+    requestTimeout,
+    connectionTimeout: idleTimeoutSeconds(app.config) * 1000,
+    // Node checks those limits periodically (every 30 s by default): often enough for the shortest one.
+    http: { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.min(headersTimeout, requestTimeout || headersTimeout) / 4)) },
     routerOptions: { ignoreTrailingSlash: true },
     // Malformed HTTP (oversized headers, bad request lines) never reaches a route; answer in our envelope too.
     clientErrorHandler: (err, socket) => {
@@ -54,22 +66,26 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
       const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
       const body = JSON.stringify({ result: 'error', msg: STATUS_CODES[status] ?? 'Bad Request', code: 'BAD_REQUEST' });
       if (!socket.writable) return socket.destroy();
-      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      // The answer to a HEAD request carries no body (its length is still announced).
+      const head = (err as unknown as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`);
     },
     // A malformed path never reaches a handler; answer it in our envelope.
     frameworkErrors: (err, _req, reply) => {
       void sendError(reply as unknown as FastifyReply, new ApiError(err.message || 'Bad request', 'BAD_REQUEST', 400));
     },
   }) as unknown as FastifyInstance;
-  http.server.headersTimeout = 30_000;
+  capConnectionsPerAddress(http.server, app.config.maxConnectionsPerIp);
   // Once shutting down, requests still in flight are answered with `Connection: close`, so that their kept-alive
   // connections do not hold the close (and the process) open after the last response.
   let closing = false;
   http.addHook('preClose', async () => {
     closing = true;
   });
-  http.addHook('onSend', async (_req, reply) => {
+  // A callback hook: an async one costs promises on every response, and each poll answer is one.
+  http.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
+    done(null, payload);
   });
 
   // Parameters may come in a body whatever the method, GET included.
@@ -93,8 +109,12 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
     if (body === '') done(null, undefined);
     else parseJson(req, body as string, done);
   });
+  // Resumable-upload chunks are streamed by the handler (src/actions/tus.ts), not read here.
+  http.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null));
+  // A file may exceed the upload limit by up to the body limit, so that its endpoint can refuse it with its own
+  // message; anything larger is cut off as too large.
   await http.register(multipart, {
-    limits: { fileSize: app.config.maxFileUploadMib * 1024 * 1024, fieldSize: bodyLimit, fields: 10_000, files: 20, parts: 10_020 },
+    limits: { fileSize: bodyLimit, fieldSize: bodyLimit, fields: 10_000, files: 20, parts: 10_020 },
   });
 
   http.setErrorHandler((err, req, reply) => {
@@ -143,6 +163,8 @@ async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: Fastify
   let realm: Realm | null = null;
   let user: User | null = null;
   if (r.auth !== 'bare') {
+    // Changes committed by other processes (the command line) before this request count for it.
+    await syncCaches(app.db);
     realm = await resolveRealm(app, req);
     const creds = r.auth === 'none' ? null : basicCredentials(req);
     if (creds) user = await authenticateUser(app, realm, creds);
@@ -152,13 +174,15 @@ async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: Fastify
     else if (perMinute > 0) await limit(app, reply, `ip:${req.ip}`, app.config.rateLimitIpPerMinute, false);
   }
   const { values, files } = await collectValues(req);
-  const parsed = parseParams(r.params, values, req.params as Record<string, string>);
+  const parsed = parseParams(r.params, values, pathValues(r, req.params as Record<string, string>));
   const result = await r.handler({ app, realm, user, params: parsed.values, files, req, reply } as never);
   if (reply.sent) return reply;
-  return {
+  const body = {
     result: 'success',
     msg: '',
     ...(result ?? {}),
     ...(parsed.ignored.length ? { ignored_parameters_unsupported: parsed.ignored } : {}),
   };
+  if (!Object.values(body).some((v) => v instanceof JsonText)) return body;
+  return reply.type('application/json; charset=utf-8').send(stringifyWithText(body));
 }

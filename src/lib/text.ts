@@ -15,3 +15,8 @@ export function codePointLength(s: string): number {
 export function hasNullByte(s: string): boolean {
   return s.includes('\u0000');
 }
+
+// For any value placed in HTML text or a quoted attribute.
+export function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}

@@ -5,6 +5,8 @@ import MarkdownIt from 'markdown-it';
 import type { StateCore, StateInline, Token } from 'markdown-it';
 import { emojiHtml, EMOJI_SYNTAX, unicodeEmojiPieces, type CustomEmojiTarget } from './emoji.js';
 import { applyLinkifiers, topicLinks, type CompiledLinkifier } from './linkifiers.js';
+import { channelNarrow } from '../lib/mention-syntax.js';
+import { validateLink } from './render.js';
 
 export interface MentionTarget { id: number; fullName: string }
 export interface GroupTarget { id: number; name: string }
@@ -97,17 +99,20 @@ function mention(state: StateInline, silent: boolean): boolean {
   return false;
 }
 
+// `#**channel**`, `#**channel>topic**`, and `#**channel>topic@message id**` for a link to one message.
 function channelLink(state: StateInline, silent: boolean): boolean {
   const m = stickyMatch(CHANNEL_LINK, state.src, state.pos);
   if (!m) return false;
-  const [name, topic] = m[1].split('>');
+  const [name, rest] = m[1].split('>');
+  const near = rest === undefined ? null : /^(.*)@(\d+)$/.exec(rest);
+  const topic = near ? near[1] : rest;
   const channel = (state.env as unknown as Env).ctx.channelsByName.get(name.trim().toLowerCase());
   if (!channel) return false;
   if (!silent) {
-    const slug = `${channel.id}-${encodeURIComponent(channel.name.replace(/ /g, '-'))}`;
-    const href = topic === undefined ? `/#narrow/channel/${slug}` : `/#narrow/channel/${slug}/topic/${encodeURIComponent(topic)}`;
-    const label = topic === undefined ? `#${escape(channel.name)}` : `#${escape(channel.name)} &gt; ${escape(topic)}`;
-    html(state, `<a class="${topic === undefined ? 'stream' : 'stream-topic'}" data-stream-id="${channel.id}" href="${escape(href)}">${label}</a>`);
+    const href = `/${channelNarrow(channel, topic)}${near ? `/near/${near[2]}` : ''}`;
+    const label = topic === undefined ? `#${escape(channel.name)}` : `#${escape(channel.name)} &gt; ${escape(topic)}${near ? ' @ 💬' : ''}`;
+    const kind = near ? 'message-link' : topic === undefined ? 'stream' : 'stream-topic';
+    html(state, `<a class="${kind}" data-stream-id="${channel.id}" href="${escape(href)}">${label}</a>`);
   }
   state.pos += m[0].length;
   return true;
@@ -124,6 +129,7 @@ function emoji(state: StateInline, silent: boolean): boolean {
 }
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: true });
+md.validateLink = validateLink;
 const safeUrl = (url: string) => md.validateLink(md.normalizeLink(url));
 
 md.inline.ruler.before('emphasis', 'mention', (state, silent) => state.src.charCodeAt(state.pos) === 0x40 && mention(state, silent));

@@ -52,12 +52,14 @@ export async function checkGroupSetting(
     value = { direct_members: r.direct_members, direct_subgroups: r.direct_subgroups };
   } else throw new ApiError(`Invalid ${setting}`);
 
+  // A missing group is named by id only inside the object form, as the reference server does.
+  const given = typeof value === 'number';
   value = normalize(value, nobody);
   const groupIds = typeof value === 'number' ? [value] : value.direct_subgroups;
   const groups = await findGroups(db, realmId, groupIds);
   for (const id of groupIds) {
     const g = groups.get(id);
-    if (!g) throw new ApiError(`Invalid user group ID: ${id}`);
+    if (!g) throw new ApiError(given ? 'Invalid user group' : `Invalid user group ID: ${id}`);
     if (g.deactivated) throw new ApiError('User group is deactivated.');
   }
   if (typeof value !== 'number') {

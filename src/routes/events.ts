@@ -3,6 +3,7 @@ import { bool, int, str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { registerInput, registerParams } from './register.js';
 import { MissingArgumentError } from '../http/errors.js';
+import { serializeEvents } from '../events/queue.js';
 
 export const eventRoutes = [
   route({
@@ -25,9 +26,10 @@ export const eventRoutes = [
         await events.resync(queue, params.last_event_id);
         queue.acknowledge(params.last_event_id);
       }
+      await events.delivered();
       // The response's close event means the client went away (or the reply was sent, which makes this a no-op).
       const ready = await events.poll(queue, params.dont_block, (fn) => reply.raw.once('close', fn));
-      return { events: ready.map((e) => ({ ...e.event, id: e.id })), queue_id: queue.id };
+      return { events: serializeEvents(ready), queue_id: queue.id };
     },
   }),
   route({

@@ -22,6 +22,17 @@ import { messageEditRoutes } from './message-edit.js';
 import { reactionRoutes } from './reactions.js';
 import { realmEmojiRoutes } from './realm-emoji.js';
 import { linkifierRoutes } from './linkifiers.js';
+import { uploadRoutes } from './uploads.js';
+import { attachmentRoutes } from './attachments.js';
+import { avatarRoutes } from './avatars.js';
+import { inviteRoutes } from './invites.js';
+import { signupRoutes } from './signup.js';
+import { reminderRoutes } from './reminders.js';
+import { alertWordRoutes } from './alert-words.js';
+import { profileFieldRoutes } from './profile-fields.js';
+import { realmDomainRoutes } from './realm-domains.js';
+import { userDefaultRoutes } from './user-defaults.js';
+import { botRoutes } from './bots.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -50,6 +61,17 @@ export function allRoutes(): AnyRoute[] {
     ...reactionRoutes,
     ...realmEmojiRoutes,
     ...linkifierRoutes,
+    ...uploadRoutes,
+    ...attachmentRoutes,
+    ...avatarRoutes,
+    ...inviteRoutes,
+    ...signupRoutes,
+    ...reminderRoutes,
+    ...alertWordRoutes,
+    ...profileFieldRoutes,
+    ...realmDomainRoutes,
+    ...userDefaultRoutes,
+    ...botRoutes,
   );
   return routes;
 }

@@ -1,5 +1,5 @@
-import { doUpdatePresence } from '../actions/presence.js';
-import { bool, int, oneOf } from '../http/params.js';
+import { accessRealmPresence, accessUserPresence, doUpdatePresence } from '../actions/presence.js';
+import { bool, int, str } from '../http/params.js';
 import { route } from '../http/route.js';
 
 export const presenceRoutes = [
@@ -9,7 +9,8 @@ export const presenceRoutes = [
     auth: 'user',
     summary: "Report the caller's presence and fetch the organization's",
     params: {
-      status: oneOf(['active', 'idle'] as const),
+      // Checked by the action, with the reference server's message.
+      status: str(),
       ping_only: bool().default(false),
       new_user_input: bool().default(false),
       last_update_id: int({ min: -1 }).optional(),
@@ -24,5 +25,22 @@ export const presenceRoutes = [
         historyLimitDays: params.history_limit_days,
         slimPresence: params.slim_presence,
       }),
+  }),
+  route({
+    method: 'GET',
+    path: '/realm/presence',
+    auth: 'user',
+    summary: "The organization's presence (legacy format)",
+    params: {},
+    handler: ({ app, realm }) => accessRealmPresence(app, realm),
+  }),
+  route({
+    method: 'GET',
+    path: '/users/{user_id}/presence',
+    auth: 'user',
+    summary: "One user's presence, by id or API e-mail",
+    params: { user_id: str().describe('a user id, or an API e-mail address') },
+    handler: ({ app, realm, user, params }) =>
+      accessUserPresence(app, realm, user, /^\d+$/.test(params.user_id) ? { id: Number(params.user_id) } : { email: params.user_id }, params.user_id),
   }),
 ];

@@ -1,9 +1,9 @@
 import { doAddRealmEmoji, doDeactivateRealmEmoji, readEmojiImage, realmEmojiState } from '../actions/realm-emoji.js';
 import { emojiApiJson } from '../emoji/index.js';
-import { MIME_BY_EXT } from '../emoji/image.js';
 import { NotFoundError } from '../http/errors.js';
 import { int, str } from '../http/params.js';
 import { route } from '../http/route.js';
+import { sendImmutableImage } from '../http/send-file.js';
 
 export const realmEmojiRoutes = [
   route({
@@ -45,9 +45,7 @@ export const realmEmojiRoutes = [
     handler: async ({ app, params, reply }) => {
       const data = await readEmojiImage(app, params.realm_id, params.file_name);
       if (!data) throw new NotFoundError();
-      // Stored names are never reused, so an image may be cached for good.
-      reply.headers({ 'Content-Type': MIME_BY_EXT[params.file_name.split('.').pop()!], 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' });
-      reply.send(data);
+      sendImmutableImage(reply, data, params.file_name);
     },
   }),
   route({

@@ -4,7 +4,8 @@ import { json, str, type Params } from '../http/params.js';
 import { route } from '../http/route.js';
 
 // Booleans and integers arrive as JSON; string settings arrive raw.
-const settingParams = Object.fromEntries(SETTING_NAMES.map((name) => [name, json(Type.Unknown(), { raw: true }).optional()]));
+export const settingParamsOf = (names: string[]) => Object.fromEntries(names.map((name) => [name, json(Type.Unknown(), { raw: true }).optional()]));
+const settingParams = settingParamsOf(SETTING_NAMES);
 
 const params = {
   ...settingParams,
@@ -56,7 +57,7 @@ export const settingsRoutes = [
     params: { key: str() },
     handler: async ({ app, realm, params: p }) => {
       const user = await doConfirmEmailChange(app, realm, p.key);
-      return { email: user.email };
+      return { email: user.deliveryEmail };
     },
   }),
 ];

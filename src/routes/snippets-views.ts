@@ -41,14 +41,14 @@ export const snippetAndViewRoutes = [
     },
   }),
   route({
-    method: 'PATCH', path: '/navigation_views/{fragment}', auth: 'user', summary: 'Change a navigation view',
+    method: 'PATCH', path: '/navigation_views/{fragment*}', auth: 'user', summary: 'Change a navigation view',
     params: { fragment: str(), is_pinned: bool().optional(), name: nullableName },
     handler: async ({ app, realm, user, params }) => {
       await doEditView(app, realm, user, params.fragment, { is_pinned: params.is_pinned, name: params.name as string | null | undefined });
     },
   }),
   route({
-    method: 'DELETE', path: '/navigation_views/{fragment}', auth: 'user', summary: 'Remove a navigation view', params: { fragment: str() },
+    method: 'DELETE', path: '/navigation_views/{fragment*}', auth: 'user', summary: 'Remove a navigation view', params: { fragment: str() },
     handler: async ({ app, realm, user, params }) => {
       await doRemoveView(app, realm, user, params.fragment);
     },

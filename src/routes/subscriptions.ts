@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { doSetSubscriptionProperties, doSubscribe, doUnsubscribe, accessSubscriptionList } from '../actions/subscriptions.js';
 import { bool, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
+import { realmUrl } from './server.js';
 import { CHANNEL_GROUP_SETTINGS } from '../store/streams.js';
 
 const principals = json(Type.Array(Type.Union([Type.String(), Type.Integer()]))).optional();
@@ -14,7 +15,7 @@ export const subscriptionRoutes = [
     auth: 'user',
     summary: 'Subscribe users to channels, creating missing ones',
     params: {
-      subscriptions: json(Type.Array(Type.Object({ name: Type.String(), description: Type.Optional(Type.String()) }))),
+      subscriptions: json(Type.Array(Type.Object({ name: Type.String(), description: Type.Optional(Type.String()), color: Type.Optional(Type.String()) }))),
       principals,
       authorization_errors_fatal: bool().default(true),
       announce: bool().default(false),
@@ -25,10 +26,10 @@ export const subscriptionRoutes = [
       message_retention_days: json(Type.Union([Type.String(), Type.Integer()]), { raw: true }).optional(),
       topics_policy: str().default('inherit'),
       folder_id: json(Type.Union([Type.Integer(), Type.Null()])).optional(),
-      send_new_subscription_messages: bool().default(false),
+      send_new_subscription_messages: bool().default(true),
       ...groupSettingParams,
     },
-    handler: ({ app, realm, user, params }) =>
+    handler: ({ app, realm, user, params, req }) =>
       doSubscribe(app, realm, user, {
         subscriptions: params.subscriptions,
         principals: params.principals,
@@ -41,7 +42,9 @@ export const subscriptionRoutes = [
         topicsPolicy: params.topics_policy,
         folderId: params.folder_id,
         groupSettings: Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((n) => [n, (params as Record<string, unknown>)[n]])),
-      }),
+        announce: params.announce,
+        sendNewSubscriptionMessages: params.send_new_subscription_messages,
+      }, realmUrl(app, req, realm)),
   }),
   route({
     method: 'GET',

@@ -1,14 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import {
-  accessGroupMembers, accessGroupSubgroups, doChangeMembers, doChangeSubgroups, doCreateGroup, doDeactivateGroup, doUpdateGroup, groupRecords,
-} from '../actions/user-groups.js';
+import { accessGroupMembers, accessGroupSubgroups, accessIsGroupMember, doChangeMembers, doChangeSubgroups } from '../actions/user-group-members.js';
+import { doCreateGroup, doDeactivateGroup, doUpdateGroup, groupRecords } from '../actions/user-groups.js';
 import { bool, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { GROUP_SETTINGS, type GroupSetting } from '../store/user-groups.js';
 
 const ids = json(Type.Array(Type.Integer())).default([]);
 const readForm = Object.fromEntries(GROUP_SETTINGS.map((s) => [s, json(Type.Unknown()).optional()]));
-const updateForm = Object.fromEntries(GROUP_SETTINGS.map((s) => [s, json(Type.Object({ new: Type.Unknown(), old: Type.Optional(Type.Unknown()) })).optional()]));
+// The update form ({new, old}) is checked by the action, which names the setting in its error.
+const updateForm = readForm;
 const pick = <T>(params: Record<string, unknown>) => Object.fromEntries(GROUP_SETTINGS.filter((s) => params[s] !== undefined).map((s) => [s, params[s]])) as Partial<Record<GroupSetting, T>>;
 
 export const userGroupRoutes = [
@@ -57,7 +57,7 @@ export const userGroupRoutes = [
     method: 'GET', path: '/user_groups/{user_group_id}/members/{user_id}', auth: 'user', summary: 'Whether a user is a member',
     params: { user_group_id: int(), user_id: int(), direct_member_only: bool().default(false) },
     handler: async ({ app, realm, params }) => ({
-      is_user_group_member: (await accessGroupMembers(app, realm, params.user_group_id, params.direct_member_only)).includes(params.user_id),
+      is_user_group_member: await accessIsGroupMember(app, realm, params.user_group_id, params.user_id, params.direct_member_only),
     }),
   }),
   route({

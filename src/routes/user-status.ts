@@ -9,7 +9,8 @@ export const userStatusRoutes = [
     auth: 'user',
     summary: "Update the caller's status",
     params: {
-      status_text: str({ maxLength: 60 }).optional(),
+      // Trimmed before its length is checked, by the action.
+      status_text: str().optional(),
       emoji_name: str().optional(),
       emoji_code: str().optional(),
       reaction_type: str().optional(),

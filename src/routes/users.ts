@@ -1,7 +1,7 @@
-import { accessAllUsers, accessUser, checkAdministrator, doCreateUser } from '../actions/users.js';
+import { accessOwnUser, accessUserDirectory, accessUserObject } from '../actions/user-directory.js';
+import { checkAdministrator, doCreateUser } from '../actions/users.js';
 import { bool, str } from '../http/params.js';
 import { route } from '../http/route.js';
-import { formatUser } from '../format/users.js';
 import { ROLE } from '../store/users.js';
 
 const formatParams = {
@@ -18,13 +18,7 @@ export const userRoutes = [
     auth: 'user',
     summary: 'The calling user',
     params: {},
-    handler: ({ user }) => {
-      const { profile_data: _p, bot_type: _b, bot_owner_id: _o, ...me } = formatUser(user, {
-        clientGravatar: false,
-        includeCustomProfileFields: true,
-      });
-      return { ...me, profile_data: {} };
-    },
+    handler: ({ app, realm, user }) => accessOwnUser(app, realm, user),
   }),
   route({
     method: 'GET',
@@ -32,23 +26,27 @@ export const userRoutes = [
     auth: 'user',
     summary: 'All users of the organization',
     params: formatParams,
-    handler: async ({ app, realm, params }) => {
-      const users = await accessAllUsers(app, realm);
-      const opts = { clientGravatar: params.client_gravatar, includeCustomProfileFields: params.include_custom_profile_fields };
-      return { members: users.map((u) => formatUser(u, opts)) };
-    },
+    handler: async ({ app, realm, user, params }) => ({
+      members: await accessUserDirectory(app, realm, user, {
+        clientGravatar: params.client_gravatar,
+        includeCustomProfileFields: params.include_custom_profile_fields,
+      }),
+    }),
   }),
   route({
     method: 'GET',
     path: '/users/{user_id}',
     auth: 'user',
-    summary: 'One user, by id or by e-mail',
+    summary: 'One user, by id or by API e-mail',
     params: { user_id: str().describe('a user id, or an e-mail address'), ...formatParams },
-    handler: async ({ app, realm, params }) => {
+    handler: async ({ app, realm, user, params }) => {
       const key = params.user_id;
-      const user = await accessUser(app, realm, INTEGER.test(key) ? { id: Number(key) } : { email: key });
-      const opts = { clientGravatar: params.client_gravatar, includeCustomProfileFields: params.include_custom_profile_fields };
-      return { user: formatUser(user, opts) };
+      return {
+        user: await accessUserObject(app, realm, user, INTEGER.test(key) ? { id: Number(key) } : { email: key }, {
+          clientGravatar: params.client_gravatar,
+          includeCustomProfileFields: params.include_custom_profile_fields,
+        }),
+      };
     },
   }),
   route({

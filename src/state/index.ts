@@ -20,6 +20,12 @@ import { mutedTopicsState, userTopicsState } from './user-topics.js';
 import { channelFoldersState } from '../actions/channel-folders.js';
 import { realmEmojiState } from '../actions/realm-emoji.js';
 import { linkifierState } from '../actions/linkifiers.js';
+import { reminderList } from '../actions/reminders.js';
+import { alertWordsState } from '../actions/alert-words.js';
+import { profileFieldsState } from '../actions/profile-fields.js';
+import { userDefaultsState } from '../actions/user-defaults.js';
+import { EMBEDDED_BOTS, INCOMING_WEBHOOK_INTEGRATIONS, realmBotsState } from '../actions/bots.js';
+import { listRealmDomains } from '../store/realm-domains.js';
 
 export interface StateOptions {
   applyMarkdown: boolean;
@@ -72,6 +78,7 @@ const PRODUCERS: Record<string, Producer> = {
   navigation_views: async (ctx) => ({ navigation_views: ctx.user ? await listViews(ctx.db, ctx.user.id) : [] }),
   realm_user_groups: async (ctx) => ({ realm_user_groups: await groupRecords(ctx.db, ctx.realm, !!ctx.options.capabilities.include_deactivated_groups) }),
   scheduled_messages: async (ctx) => ({ scheduled_messages: ctx.user ? (await listScheduled(ctx.db, ctx.user.id)).map(formatScheduled) : [] }),
+  reminders: async (ctx) => ({ reminders: ctx.user ? await reminderList(ctx.db, ctx.user) : [] }),
   // Guests are not offered default channels, as in the reference server.
   user_status: (ctx) => (ctx.user ? userStatusState(ctx.db, ctx.realm) : { user_status: {} }),
   default_streams: async (ctx) => ({ realm_default_streams: ctx.user && ctx.user.role !== 600 ? await defaultStreamsState(ctx.db, ctx.realm) : [] }),
@@ -81,6 +88,15 @@ const PRODUCERS: Record<string, Producer> = {
   realm_emoji: async (ctx) => ({ realm_emoji: await realmEmojiState(ctx.db, ctx.realm) }),
   realm_linkifiers: (ctx) => linkifierState(ctx.db, ctx.realm, ctx.options.capabilities, false),
   realm_filters: (ctx) => linkifierState(ctx.db, ctx.realm, ctx.options.capabilities, true),
+  alert_words: (ctx) => alertWordsState(ctx.db, ctx.user),
+  custom_profile_fields: (ctx) => profileFieldsState(ctx.db, ctx.realm),
+  realm_domains: async (ctx) => ({ realm_domains: await listRealmDomains(ctx.db, ctx.realm.id) }),
+  realm_user_settings_defaults: (ctx) => userDefaultsState(ctx.db, ctx.realm),
+  realm_bot: (ctx) => realmBotsState(ctx.db, ctx.realm, ctx.user),
+  realm_embedded_bots: () => ({ realm_embedded_bots: EMBEDDED_BOTS }),
+  realm_incoming_webhook_bots: () => ({ realm_incoming_webhook_bots: INCOMING_WEBHOOK_INTEGRATIONS }),
+  // Push notifications are not offered, so no device is ever registered (feature level 468).
+  device: () => ({ devices: {} }),
 };
 
 // `types` null means every block. Unknown types are ignored, as the reference server does.

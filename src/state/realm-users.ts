@@ -1,5 +1,6 @@
 // The `realm_user` block of POST /register: the organization's users and the caller's own identity and rights.
-import { avatarUrl, formatUser } from '../format/users.js';
+import { userObjects } from '../actions/user-directory.js';
+import { avatarUrl } from '../format/users.js';
 import { holdsGroupSetting, resolveGroupSetting } from '../permissions/groups.js';
 import { groupsOfUser } from '../store/groups.js';
 import { listUsers, ROLE } from '../store/users.js';
@@ -9,16 +10,21 @@ import type { StateContext } from './index.js';
 export async function realmUserState(ctx: StateContext): Promise<Record<string, unknown>> {
   const { user, realm } = ctx;
   if (!user) return { realm_users: [], realm_non_active_users: [], cross_realm_bots: [] };
-  const users = await listUsers(ctx.db, realm.id);
-  const format = { clientGravatar: ctx.options.clientGravatar, includeCustomProfileFields: true };
+  const caps = ctx.options.capabilities;
+  const people = await userObjects(ctx.app, ctx.db, realm, user, await listUsers(ctx.db, realm.id), {
+    clientGravatar: ctx.options.clientGravatar,
+    includeCustomProfileFields: true,
+    userListIncomplete: !!caps.user_list_incomplete,
+    avatarOptional: !!caps.user_avatar_url_field_optional,
+  });
   const settings = realmSettings(realm);
   const groups = await groupsOfUser(ctx.db, user.id);
   const may = (setting: string) => holdsGroupSetting(resolveGroupSetting(settings[setting], ctx.systemGroups), user.id, groups);
   const canPublic = may('can_create_public_channel_group');
   const canPrivate = may('can_create_private_channel_group');
   return {
-    realm_users: users.filter((u) => u.isActive).map((u) => formatUser(u, format)),
-    realm_non_active_users: users.filter((u) => !u.isActive).map((u) => formatUser(u, format)),
+    realm_users: people.filter((u) => u.is_active),
+    realm_non_active_users: people.filter((u) => !u.is_active),
     cross_realm_bots: [],
     avatar_source: user.avatarSource,
     avatar_url: avatarUrl(user, false),

@@ -102,9 +102,15 @@ export const REALM_SETTING_DEFAULTS: Readonly<RealmSettings> = Object.freeze({
   >),
 });
 
+// Realms read from the store's cache are shared and frozen: their settings are merged once (and frozen too).
+const mergedSettings = new WeakMap<Realm, RealmSettings>();
+
 // Overrides are validated when written, so they are trusted here.
 export function realmSettings(realm: Realm): RealmSettings {
-  return { ...REALM_SETTING_DEFAULTS, ...realm.settings } as RealmSettings;
+  if (!Object.isFrozen(realm)) return { ...REALM_SETTING_DEFAULTS, ...realm.settings } as RealmSettings;
+  let merged = mergedSettings.get(realm);
+  if (!merged) mergedSettings.set(realm, (merged = Object.freeze({ ...REALM_SETTING_DEFAULTS, ...realm.settings }) as RealmSettings));
+  return merged;
 }
 
 // Stored settings that reach clients only through other keys (image URLs, an unprefixed date).
@@ -209,7 +215,7 @@ export function realmState(input: RealmStateInput): Record<string, unknown> {
   state.zulip_plan_is_not_limited = true;
   state.upgrade_text_for_wide_organization_logo = UPGRADE_TEXT_STANDARD;
   state.realm_push_notifications_enabled_end_timestamp = null;
-  state.realm_upload_quota_mib = null;
+  state.realm_upload_quota_mib = config.realmUploadQuotaMib ?? null;
   state.realm_available_video_chat_providers = VIDEO_CHAT_PROVIDERS;
   state.realm_default_external_accounts = DEFAULT_EXTERNAL_ACCOUNTS;
   state.realm_empty_topic_display_name = EMPTY_TOPIC_DISPLAY_NAME;

@@ -110,8 +110,9 @@ export const USER_SETTING_KINDS: Readonly<Record<UserSettingName, SettingKind>> 
   web_suggest_update_timezone: bool,
   fluid_layout_width: bool,
   high_contrast_mode: bool,
-  web_font_size_px: { kind: 'integer', min: 1, max: 32767 },
-  web_line_height_percent: { kind: 'integer', min: 1, max: 32767 },
+  // Sizes a reader can use; the web app offers 12–20 px and 122–158 %.
+  web_font_size_px: { kind: 'integer', min: 8, max: 48 },
+  web_line_height_percent: { kind: 'integer', min: 80, max: 300 },
   color_scheme: ints(1, 2, 3),
   enable_drafts_synchronization: bool,
   translate_emoticons: bool,
@@ -241,6 +242,12 @@ export function userSettings(user: User): UserSettings {
   for (const key of Object.keys(USER_SETTING_DEFAULTS)) if (key in user.settings) out[key] = user.settings[key];
   out.timezone = user.timezone;
   return out as UserSettings;
+}
+
+// One setting, without building the whole object (for checks made per user of a large organization).
+export function userSetting<K extends UserSettingName>(user: User, name: K): UserSettings[K] {
+  if (name === 'timezone') return user.timezone as UserSettings[K];
+  return (name in user.settings ? user.settings[name] : USER_SETTING_DEFAULTS[name]) as UserSettings[K];
 }
 
 // The user_settings_object capability has no effect at this feature level (contract §4.5): every client gets

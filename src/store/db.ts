@@ -4,7 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect as KyselyDialect, type Transaction } from 'kysely';
+import { registerCache, StoreCache } from './cache.js';
+import { TrackingDialect } from './tracking.js';
 import type { Schema } from './schema.js';
 import { migrateToLatest } from './migrate.js';
 
@@ -15,6 +17,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   db: Db;
   dialect: Dialect;
+  // A serving process answers reads of rarely changing rows from memory (src/store/cache.ts).
+  enableCache(): void;
   close(): Promise<void>;
 }
 
@@ -30,12 +34,19 @@ export interface OpenOptions {
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let db: Db;
   let dialect: Dialect;
+  let cache: StoreCache;
+  // Every dialect is wrapped so that writes to cached tables are logged (src/store/tracking.ts).
+  const tracked = (inner: KyselyDialect, cache: StoreCache) =>
+    new TrackingDialect(inner, cache, dialect, (adapter) => registerCache(adapter, cache));
   if (opts.databaseUrl) {
     dialect = 'postgres';
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
     // A dropped connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
-    db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+    // The per-request check is a prepared statement sent on the pool directly: it runs for every request.
+    const position = { name: 'parlance_cache_position', text: 'select coalesce(max(id), 0) as id from cache_changes' };
+    cache = new StoreCache(null, async () => Number((await pool.query<{ id: number }>(position)).rows[0].id));
+    db = new Kysely<Schema>({ dialect: tracked(new PostgresDialect({ pool }), cache) });
   } else {
     dialect = 'sqlite';
     fs.mkdirSync(opts.dataDir, { recursive: true });
@@ -46,10 +57,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     file.pragma('synchronous = NORMAL');
     file.pragma('busy_timeout = 10000');
     file.pragma('foreign_keys = ON');
-    db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachingStatements(file) }) });
+    cache = new StoreCache(changeCounter(file));
+    db = new Kysely<Schema>({ dialect: tracked(new SqliteDialect({ database: cachingStatements(file) }), cache) });
   }
   await migrateToLatest(db, dialect);
-  return { db, dialect, close: () => db.destroy() };
+  return { db, dialect, enableCache: () => (cache.enabled = true), close: () => db.destroy() };
 }
 
 // Kysely prepares every statement anew; preparing costs about as much as running a small query, and the set of
@@ -71,6 +83,19 @@ function cachingStatements(file: SQLite.Database) {
       }
       return statement;
     },
+  };
+}
+
+// Whether another connection (another process) has committed since the last call: PRAGMA data_version, a
+// read of shared memory.
+function changeCounter(file: SQLite.Database): () => boolean {
+  const version = file.prepare('pragma data_version').pluck();
+  let last = version.get();
+  return () => {
+    const v = version.get();
+    if (v === last) return false;
+    last = v;
+    return true;
   };
 }
 

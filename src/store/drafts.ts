@@ -34,10 +34,8 @@ export async function deleteDraft(db: Db, id: number): Promise<void> {
   await db.deleteFrom('drafts').where('id', '=', id).execute();
 }
 
-export async function deleteAllDrafts(db: Db, userId: number): Promise<number[]> {
-  const rows = await db.selectFrom('drafts').select('id').where('user_id', '=', userId).execute();
+export async function deleteAllDrafts(db: Db, userId: number): Promise<void> {
   await db.deleteFrom('drafts').where('user_id', '=', userId).execute();
-  return rows.map((r) => r.id);
 }
 
 export async function listDrafts(db: Db, userId: number): Promise<Draft[]> {

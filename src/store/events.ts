@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Db, Dialect, Tx } from './db.js';
 
 // A recipient is a user id, or a user id with per-user data (message flags).
@@ -17,20 +17,34 @@ export interface NewEvent {
   users: Recipient[] | null;
 }
 
-const EVENT_LOG_LOCK = 0x7061726c; // "parl"
+export const EVENT_LOG_LOCK = 0x7061726c; // "parl"
 
 // PostgreSQL hands out ids before commit, so concurrent writers could commit out of id order and a reader
 // could skip an event. Writers of the log take one transaction-scoped lock, so ids commit in order. Callers
-// insert events last in their transaction, so the lock is held only for the insert and the commit.
+// insert events last in their transaction, so the lock is held only for the insert and the commit; the lock
+// and the insert are one statement (the lock is taken before the first row is made, so before its id). Every
+// write transaction ends here, so the statements are written out rather than built.
 export async function appendEvents(tx: Tx, dialect: Dialect, now: number, events: NewEvent[]): Promise<LoggedEvent[]> {
   if (!events.length) return [];
-  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${EVENT_LOG_LOCK})`.execute(tx);
-  const rows = await tx
-    .insertInto('events')
-    .values(events.map((e) => ({ realm_id: e.realmId, created: now, event: JSON.stringify(e.event), users: e.users && JSON.stringify(e.users) })))
-    .returning('id')
-    .execute();
-  return rows.map((r, i) => ({ id: r.id, ...events[i] }));
+  const rows = events.map((e) => [e.realmId, now, JSON.stringify(e.event), e.users && JSON.stringify(e.users)]);
+  let ids: number[];
+  if (dialect === 'postgres') {
+    const columns = rows[0].map((_, i) => rows.map((r) => r[i]));
+    const inserted = await tx.executeQuery<{ id: number }>(CompiledQuery.raw(
+      `insert into events (realm_id, created, event, users) select r, c, e, u from (select pg_advisory_xact_lock(${EVENT_LOG_LOCK})) as lock, ` +
+        'unnest($1::int4[], $2::int8[], $3::text[], $4::text[]) as t(r, c, e, u) returning id',
+      columns,
+    ));
+    // Ids are drawn in the order the rows are made, which is the order of the arrays.
+    ids = inserted.rows.map((r) => r.id).sort((a, b) => a - b);
+  } else {
+    ids = [];
+    for (const r of rows) {
+      const inserted = await tx.executeQuery<{ id: number }>(CompiledQuery.raw('insert into events (realm_id, created, event, users) values (?, ?, ?, ?) returning id', r));
+      ids.push(inserted.rows[0].id);
+    }
+  }
+  return ids.map((id, i) => ({ id, ...events[i] }));
 }
 
 function toLogged(row: { id: number; realm_id: number; event: string; users: string | null }): LoggedEvent {

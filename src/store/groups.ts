@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { cached, cacheMap } from './cache.js';
 import { ROLE, type Role } from './users.js';
 
 // The system groups and their nesting: each role group contains the more privileged one as a subgroup, so
@@ -16,8 +17,8 @@ export const SYSTEM_GROUPS = [
 
 export type SystemGroupName = (typeof SYSTEM_GROUPS)[number]['name'];
 
-// Direct membership by role. A member is also a full member: the waiting period defaults to zero days.
-function roleGroups(role: Role): SystemGroupName[] {
+// Direct membership by role. A member is a full member once past the organization's waiting period.
+function roleGroups(role: Role, fullMember: boolean): SystemGroupName[] {
   switch (role) {
     case ROLE.owner:
       return ['role:owners'];
@@ -26,7 +27,7 @@ function roleGroups(role: Role): SystemGroupName[] {
     case ROLE.moderator:
       return ['role:moderators'];
     case ROLE.member:
-      return ['role:fullmembers', 'role:members'];
+      return fullMember ? ['role:fullmembers', 'role:members'] : ['role:members'];
     default:
       return ['role:everyone'];
   }
@@ -50,27 +51,34 @@ export async function createSystemGroups(db: Db, realmId: number, now: number): 
   return ids;
 }
 
+// Permission checks on every request need these two: cached (src/store/cache.ts).
+const systemGroupsByRealm = cacheMap<number, [string, number][]>('user_groups');
+const groupsByUser = cacheMap<number, number[]>('user_group_members', 'user_group_subgroups');
+
 export async function systemGroupIds(db: Db, realmId: number): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom('user_groups')
-    .select(['id', 'name'])
-    .where('realm_id', '=', realmId)
-    .where('is_system_group', '=', 1)
-    .execute();
-  return new Map(rows.map((r) => [r.name, r.id]));
+  const pairs = await cached(db, systemGroupsByRealm, realmId, async () => {
+    const rows = await db.selectFrom('user_groups').select(['id', 'name']).where('realm_id', '=', realmId).where('is_system_group', '=', 1).execute();
+    return rows.map((r): [string, number] => [r.name, r.id]);
+  });
+  return new Map(pairs);
 }
 
-// Keeps a user's direct system-group membership equal to what their role implies.
-export async function syncRoleGroups(db: Db, realmId: number, userId: number, role: Role): Promise<void> {
+// Keeps a user's direct system-group membership equal to what their role implies; `fullMember` says whether
+// a member has passed the waiting period.
+export async function syncRoleGroups(db: Db, realmId: number, userId: number, role: Role, fullMember: boolean): Promise<void> {
   const ids = await systemGroupIds(db, realmId);
   const all = [...ids.values()];
   await db.deleteFrom('user_group_members').where('user_id', '=', userId).where('group_id', 'in', all).execute();
-  const wanted = roleGroups(role).map((name) => ({ group_id: ids.get(name)!, user_id: userId }));
+  const wanted = roleGroups(role, fullMember).map((name) => ({ group_id: ids.get(name)!, user_id: userId }));
   await db.insertInto('user_group_members').values(wanted).execute();
 }
 
 // Every group a user belongs to, directly or through subgroups.
 export async function groupsOfUser(db: Db, userId: number): Promise<Set<number>> {
+  return new Set(await cached(db, groupsByUser, userId, async () => [...(await loadGroupsOfUser(db, userId))]));
+}
+
+async function loadGroupsOfUser(db: Db, userId: number): Promise<Set<number>> {
   const direct = await db.selectFrom('user_group_members').select('group_id').where('user_id', '=', userId).execute();
   const result = new Set(direct.map((r) => r.group_id));
   let frontier = [...result];

@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { cached, cacheMap } from './cache.js';
 
 export interface Linkifier {
   id: number;
@@ -7,9 +8,14 @@ export interface Linkifier {
 }
 
 // In the order they apply: by position, then by id for rows added at the same position.
+// Every message is rendered with them: cached (src/store/cache.ts).
+const linkifiersByRealm = cacheMap<number, Linkifier[]>('linkifiers');
+
 export async function listLinkifiers(db: Db, realmId: number): Promise<Linkifier[]> {
-  const rows = await db.selectFrom('linkifiers').select(['id', 'pattern', 'url_template']).where('realm_id', '=', realmId).orderBy('position').orderBy('id').execute();
-  return rows.map((r) => ({ id: r.id, pattern: r.pattern, urlTemplate: r.url_template }));
+  return cached(db, linkifiersByRealm, realmId, async () => {
+    const rows = await db.selectFrom('linkifiers').select(['id', 'pattern', 'url_template']).where('realm_id', '=', realmId).orderBy('position').orderBy('id').execute();
+    return rows.map((r) => ({ id: r.id, pattern: r.pattern, urlTemplate: r.url_template }));
+  });
 }
 
 export async function insertLinkifier(db: Db, realmId: number, pattern: string, urlTemplate: string): Promise<number> {

@@ -1,7 +1,9 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
+import { insertReturningId, insertRows, type Column } from './bulk.js';
 import type { Db, Tx } from './db.js';
 import type { MessageTable } from './schema.js';
 import { indexMessageText } from './search.js';
+import { cached, cacheMap } from './cache.js';
 
 // Per-user message flags, stored as bits of user_messages.flags.
 export const FLAG_BITS = {
@@ -17,9 +19,15 @@ export const FLAG_BITS = {
 export type FlagName = keyof typeof FLAG_BITS;
 export const FLAG_NAMES = Object.keys(FLAG_BITS) as FlagName[];
 
+// Shared lists, one per combination of bits (a message's recipients mostly share one): do not change them.
+const flagLists: string[][] = [];
+
 export function flagNames(bits: number): string[] {
-  const names: string[] = FLAG_NAMES.filter((n) => bits & FLAG_BITS[n]);
+  let names = flagLists[bits];
+  if (names) return names;
+  names = FLAG_NAMES.filter((n) => bits & FLAG_BITS[n]);
   if (bits & (FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned)) names.push('wildcard_mentioned');
+  if (bits >= 0 && bits < 1024) flagLists[bits] = Object.freeze(names) as string[];
   return names;
 }
 
@@ -72,17 +80,27 @@ export function toMessage(r: Selectable<MessageTable>): Message {
 export const topicKey = (topic: string) => topic.toLowerCase();
 export const dmKey = (userIds: number[]) => [...new Set(userIds)].sort((a, b) => a - b).join(',');
 
-export async function streamRecipient(tx: Tx, realmId: number, streamId: number): Promise<number> {
-  const row = await tx.selectFrom('recipients').select('id').where('stream_id', '=', streamId).executeTakeFirst();
-  if (row) return row.id;
-  return (await tx.insertInto('recipients').values({ realm_id: realmId, stream_id: streamId, dm_key: null }).returning('id').executeTakeFirstOrThrow()).id;
+const streamRecipients = cacheMap<number, number | null>('recipients');
+
+export function streamRecipient(tx: Tx, realmId: number, streamId: number): Promise<number> {
+  return recipient(tx, { realm_id: realmId, stream_id: streamId, dm_key: null }, 'stream_id', streamId);
 }
 
-export async function dmRecipient(tx: Tx, realmId: number, userIds: number[]): Promise<number> {
+export function dmRecipient(tx: Tx, realmId: number, userIds: number[]): Promise<number> {
   const key = dmKey(userIds);
-  const row = await tx.selectFrom('recipients').select('id').where('dm_key', '=', key).executeTakeFirst();
-  if (row) return row.id;
-  return (await tx.insertInto('recipients').values({ realm_id: realmId, stream_id: null, dm_key: key }).returning('id').executeTakeFirstOrThrow()).id;
+  return recipient(tx, { realm_id: realmId, stream_id: null, dm_key: key }, 'dm_key', key);
+}
+
+// Find or create. Two first messages to one conversation may race to create its row (on PostgreSQL, where
+// writers run concurrently): the loser's insert waits for the winner and does nothing, then finds its row.
+// A channel's row is cached (every send to it needs the row; it never changes once made).
+async function recipient(tx: Tx, row: { realm_id: number; stream_id: number | null; dm_key: string | null }, column: 'stream_id' | 'dm_key', value: number | string): Promise<number> {
+  const select = async () => (await tx.selectFrom('recipients').select('id').where(column, '=', value).executeTakeFirst())?.id ?? null;
+  const find = column === 'stream_id' ? () => cached(tx, streamRecipients, value as number, select) : select;
+  const found = await find();
+  if (found !== null) return found;
+  await tx.insertInto('recipients').values(row).onConflict((oc) => oc.column(column).doNothing()).execute();
+  return (await find())!;
 }
 
 export async function findDmRecipient(db: Db, userIds: number[]): Promise<number | null> {
@@ -98,34 +116,28 @@ export async function dmMembers(db: Db, recipientIds: number[]): Promise<Map<num
 
 export type NewMessage = Omit<Message, 'id' | 'lastEditTime' | 'lastMovedTime' | 'editHistory'>;
 
+const USER_MESSAGE_COLUMNS: Column[] = [['user_id', 'int4'], ['message_id', 'int4'], ['flags', 'int4']];
+
+// The hottest write of all (every message, a row per recipient): plain statements, see src/store/bulk.ts.
 export async function insertMessage(tx: Tx, m: NewMessage, recipients: { userId: number; flags: number }[]): Promise<number> {
-  const { id } = await tx
-    .insertInto('messages')
-    .values({
-      realm_id: m.realmId,
-      sender_id: m.senderId,
-      recipient_id: m.recipientId,
-      stream_id: m.streamId,
-      topic: m.topic,
-      topic_key: topicKey(m.topic),
-      content: m.content,
-      rendered_content: m.renderedContent,
-      date_sent: m.dateSent,
-      client: m.client,
-      has_link: m.hasLink ? 1 : 0,
-      has_image: m.hasImage ? 1 : 0,
-      has_attachment: m.hasAttachment ? 1 : 0,
-      is_me_message: m.isMeMessage ? 1 : 0,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await indexMessageText(tx, id, m.topic, m.content);
-  for (let i = 0; i < recipients.length; i += 500) {
-    await tx
-      .insertInto('user_messages')
-      .values(recipients.slice(i, i + 500).map((r) => ({ user_id: r.userId, message_id: id, flags: r.flags })))
-      .execute();
-  }
+  const id = await insertReturningId(tx, 'messages', {
+    realm_id: m.realmId,
+    sender_id: m.senderId,
+    recipient_id: m.recipientId,
+    stream_id: m.streamId,
+    topic: m.topic,
+    topic_key: topicKey(m.topic),
+    content: m.content,
+    rendered_content: m.renderedContent,
+    date_sent: m.dateSent,
+    client: m.client,
+    has_link: m.hasLink ? 1 : 0,
+    has_image: m.hasImage ? 1 : 0,
+    has_attachment: m.hasAttachment ? 1 : 0,
+    is_me_message: m.isMeMessage ? 1 : 0,
+  } satisfies Insertable<MessageTable>);
+  await indexMessageText(tx, id, m.topic, m.content, true);
+  await insertRows(tx, 'user_messages', USER_MESSAGE_COLUMNS, recipients.map((r) => [r.userId, id, r.flags]));
   return id;
 }
 

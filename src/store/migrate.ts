@@ -13,6 +13,10 @@ import { snippetsAndViews } from './migrations/011-snippets-views.js';
 import { groupSettings } from './migrations/012-group-settings.js';
 import { scheduledMessages } from './migrations/013-scheduled-messages.js';
 import { search } from './migrations/007-search.js';
+import { uploads } from './migrations/014-uploads.js';
+import { invitesAndReminders } from './migrations/015-invites-reminders.js';
+import { usersOrg } from './migrations/016-users-org.js';
+import { cacheLogAndClustering } from './migrations/019-performance.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -29,6 +33,10 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '012-group-settings': groupSettings,
   '013-scheduled-messages': scheduledMessages,
   '007-search': search,
+  '014-uploads': uploads,
+  '015-invites-reminders': invitesAndReminders,
+  '016-users-org': usersOrg,
+  '019-performance': cacheLogAndClustering,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

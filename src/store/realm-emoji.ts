@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { cached, cacheMap } from './cache.js';
 
 export interface RealmEmoji {
   id: number;
@@ -15,9 +16,14 @@ const toEmoji = (r: Row): RealmEmoji => ({
 });
 
 // Every custom emoji of the organization, deactivated ones included, by id.
+// Messages that may name a custom emoji are rendered with them: cached (src/store/cache.ts).
+const emojiByRealm = cacheMap<number, RealmEmoji[]>('realm_emoji');
+
 export async function listRealmEmoji(db: Db, realmId: number): Promise<RealmEmoji[]> {
-  const rows = await db.selectFrom('realm_emoji').selectAll().where('realm_id', '=', realmId).orderBy('id').execute();
-  return rows.map(toEmoji);
+  return cached(db, emojiByRealm, realmId, async () => {
+    const rows = await db.selectFrom('realm_emoji').selectAll().where('realm_id', '=', realmId).orderBy('id').execute();
+    return rows.map(toEmoji);
+  });
 }
 
 export async function activeRealmEmojiByName(db: Db, realmId: number, name: string): Promise<RealmEmoji | undefined> {

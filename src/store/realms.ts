@@ -1,6 +1,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { Db } from './db.js';
 import type { RealmTable } from './schema.js';
+import { cached, cacheMap } from './cache.js';
 
 export interface Realm {
   id: number;
@@ -38,14 +39,28 @@ export async function insertRealm(
   return toRealm(row);
 }
 
+// Every request looks its organization up by host name: cached (src/store/cache.ts), as is the lookup by id.
+const realmsBySubdomain = cacheMap<string, Realm | null>('realms');
+const realmsById = cacheMap<number, Realm | null>('realms');
+
 export async function findRealmBySubdomain(db: Db, stringId: string): Promise<Realm | undefined> {
-  const row = await db.selectFrom('realms').selectAll().where('string_id', '=', stringId).executeTakeFirst();
-  return row && toRealm(row);
+  const realm = await cached(db, realmsBySubdomain, stringId, async () => {
+    const row = await db.selectFrom('realms').selectAll().where('string_id', '=', stringId).executeTakeFirst();
+    return row ? toRealm(row) : null;
+  });
+  return realm ?? undefined;
 }
 
 export async function findRealm(db: Db, id: number): Promise<Realm | undefined> {
-  const row = await db.selectFrom('realms').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && toRealm(row);
+  const realm = await cached(db, realmsById, id, async () => {
+    const row = await db.selectFrom('realms').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toRealm(row) : null;
+  });
+  return realm ?? undefined;
+}
+
+export async function listRealms(db: Db): Promise<Realm[]> {
+  return (await db.selectFrom('realms').selectAll().orderBy('id').execute()).map(toRealm);
 }
 
 export async function countRealms(db: Db): Promise<number> {

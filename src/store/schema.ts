@@ -1,6 +1,30 @@
 // Row types of every table. Flags are stored as 0/1 integers (SQLite cannot bind booleans); timestamps are
 // integer UNIX seconds.
 import type { Generated } from 'kysely';
+import type {
+  UserPresenceTable,
+  PresenceSequenceTable,
+  DraftTable,
+  SavedSnippetTable,
+  NavigationViewTable,
+  ScheduledMessageTable,
+  ReactionTable,
+  RealmEmojiTable,
+  LinkifierTable,
+  CacheChangeTable,
+  AttachmentTable,
+  AttachmentMessageTable,
+  UserAvatarTable,
+  MultiuseInviteTable,
+  AlertWordTable,
+  CustomProfileFieldTable,
+  CustomProfileFieldValueTable,
+  RealmDomainTable,
+  RealmUserDefaultsTable,
+  BotSettingsTable,
+} from './schema-features.js';
+
+export type * from './schema-features.js';
 
 export interface RealmTable {
   id: Generated<number>;
@@ -181,89 +205,18 @@ export interface EmailChangeTable {
   created: number;
 }
 
-export interface UserPresenceTable {
-  user_id: number;
-  realm_id: number;
-  last_active_time: number | null;
-  last_connected_time: number;
-  last_update_id: number;
-}
-
-export interface PresenceSequenceTable {
-  realm_id: number;
-  last_update_id: number;
-}
-
-export interface DraftTable {
-  id: Generated<number>;
-  user_id: number;
-  type: string;
-  to: string;
-  topic: string;
-  content: string;
-  timestamp: number;
-}
-
-export interface SavedSnippetTable {
-  id: Generated<number>;
-  user_id: number;
-  title: string;
-  content: string;
-  date_created: number;
-}
-
-export interface NavigationViewTable {
-  id: Generated<number>;
-  user_id: number;
-  fragment: string;
-  is_pinned: number;
-  name: string | null;
-}
-
-export interface ScheduledMessageTable {
-  id: Generated<number>;
-  realm_id: number;
-  sender_id: number;
-  type: string;
-  to: string;
-  topic: string;
-  content: string;
-  rendered_content: string;
-  scheduled_timestamp: number;
-  read_by_sender: number | null;
-  delivered: Generated<number>;
-  failed: Generated<number>;
-  failure_message: string | null;
-  delivered_message_id: number | null;
-}
-
-export interface ReactionTable {
-  id: Generated<number>;
-  message_id: number;
-  user_id: number;
-  emoji_name: string;
-  emoji_code: string;
-  reaction_type: string;
-}
-
-export interface RealmEmojiTable {
-  id: Generated<number>;
-  realm_id: number;
-  name: string;
-  author_id: number | null;
-  file_name: string;
-  deactivated: Generated<number>;
-}
-
-export interface LinkifierTable {
-  id: Generated<number>;
-  realm_id: number;
-  pattern: string;
-  url_template: string;
-  position: Generated<number>;
-}
-
 export interface Schema {
+  cache_changes: CacheChangeTable;
+  attachments: AttachmentTable;
+  attachment_messages: AttachmentMessageTable;
+  user_avatars: UserAvatarTable;
+  multiuse_invites: MultiuseInviteTable;
+  alert_words: AlertWordTable;
+  custom_profile_fields: CustomProfileFieldTable;
+  custom_profile_field_values: CustomProfileFieldValueTable;
+  realm_domains: RealmDomainTable;
+  realm_user_defaults: RealmUserDefaultsTable;
+  bot_settings: BotSettingsTable;
   reactions: ReactionTable;
   realm_emoji: RealmEmojiTable;
   linkifiers: LinkifierTable;

@@ -46,11 +46,12 @@ export function dialectOf(db: Kysely<any>): Dialect {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
-// Keeps the SQLite index in step with a message's text; call it whenever a message is inserted or its topic
-// or content (the Markdown source) changes, in the same transaction. PostgreSQL's index needs no help.
-export async function indexMessageText(tx: Kysely<any>, id: number, topic: string, content: string): Promise<void> {
+// Keeps the SQLite index in step with a message's text; call it whenever a message is inserted (`fresh`: not
+// indexed before) or its topic or content (the Markdown source) changes, in the same transaction. PostgreSQL's
+// index needs no help.
+export async function indexMessageText(tx: Kysely<any>, id: number, topic: string, content: string, fresh = false): Promise<void> {
   if (dialectOf(tx) !== 'sqlite') return;
-  await sql`delete from message_search where rowid = ${id}`.execute(tx);
+  if (!fresh) await sql`delete from message_search where rowid = ${id}`.execute(tx);
   await sql`insert into message_search (rowid, topic, content) values (${id}, ${topic}, ${content})`.execute(tx);
 }
 
@@ -76,7 +77,10 @@ export function searchCondition(dialect: Dialect, text: string): Expression<SqlB
   if (!words.length) return sql<SqlBool>`1 = 0`;
   const parts: Expression<SqlBool>[] = [];
   if (dialect === 'postgres') {
-    parts.push(sql<SqlBool>`${sql.raw(postgresSearchDocument('m.'))} @@ plainto_tsquery('english', ${text})`);
+    // The matching ids come from the index first (an array computed once): as a plain condition, the planner may
+    // walk messages newest first and compute every message's document until it has found enough (a second for a
+    // word in 1% of 100,000 messages, instead of 10 ms).
+    parts.push(sql<SqlBool>`m.id = any(array(select id from messages where ${sql.raw(postgresSearchDocument())} @@ plainto_tsquery('english', ${text})))`);
   } else {
     const query = words.map((w) => `"${w}"`).join(' ');
     parts.push(sql<SqlBool>`m.id in (select rowid from message_search where message_search match ${query})`);

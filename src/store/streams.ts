@@ -1,6 +1,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { Db } from './db.js';
 import type { StreamTable } from './schema.js';
+import { cached, cacheMap } from './cache.js';
 
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 
@@ -105,19 +106,44 @@ export async function updateStream(db: Db, id: number, changes: Partial<Omit<Str
   if (Object.keys(v).length) await db.updateTable('streams').set(v).where('id', '=', id).execute();
 }
 
+// After a channel's first message: concurrent first messages (PostgreSQL) leave the smallest id.
+export async function noteFirstMessageId(db: Db, id: number, messageId: number): Promise<void> {
+  await db
+    .updateTable('streams')
+    .set({ first_message_id: messageId })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('first_message_id', 'is', null), eb('first_message_id', '>', messageId)]))
+    .execute();
+}
+
+// Sending and reading look channels up by id or name: cached (src/store/cache.ts).
+const streamsById = cacheMap<string, Stream | null>('streams');
+const streamsByName = cacheMap<string, Stream | null>('streams');
+
 export async function findStream(db: Db, realmId: number, id: number): Promise<Stream | undefined> {
-  const row = await db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).where('id', '=', id).executeTakeFirst();
-  return row && toStream(row);
+  const stream = await cached(db, streamsById, `${realmId} ${id}`, async () => {
+    const row = await db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).where('id', '=', id).executeTakeFirst();
+    return row ? toStream(row) : null;
+  });
+  return stream ?? undefined;
 }
 
 export async function findStreamByName(db: Db, realmId: number, name: string): Promise<Stream | undefined> {
-  const row = await db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).where('name_key', '=', nameKey(name)).executeTakeFirst();
-  return row && toStream(row);
+  const key = nameKey(name);
+  const stream = await cached(db, streamsByName, `${realmId} ${key}`, async () => {
+    const row = await db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).where('name_key', '=', key).executeTakeFirst();
+    return row ? toStream(row) : null;
+  });
+  return stream ?? undefined;
 }
 
+const streamsByRealm = cacheMap<number, Stream[]>('streams');
+
 export async function listStreams(db: Db, realmId: number): Promise<Stream[]> {
-  const rows = await db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).orderBy('id').execute();
-  return rows.map(toStream);
+  return cached(db, streamsByRealm, realmId, async () => {
+    const rows = await db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).orderBy('id').execute();
+    return rows.map(toStream);
+  });
 }
 
 export async function listDefaultStreamIds(db: Db, realmId: number): Promise<number[]> {

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from './db.js';
 import type { SubscriptionTable } from './schema.js';
+import { cached, cachedMany, cacheMap } from './cache.js';
 
 export const SUBSCRIPTION_FLAGS = ['desktop_notifications', 'audible_notifications', 'push_notifications', 'email_notifications', 'wildcard_mentions_notify'] as const;
 
@@ -35,17 +36,32 @@ function toSubscription(r: Selectable<SubscriptionTable>): Subscription {
 
 // Every subscription row of a user (active and former), for register's subscribed/unsubscribed lists.
 export async function subscriptionsOfUser(db: Db, userId: number): Promise<Subscription[]> {
-  const rows = await db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).execute();
-  return rows.map(toSubscription);
+  return cached(db, subscriptionsByUser, userId, async () => {
+    const rows = await db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).execute();
+    return rows.map(toSubscription);
+  });
 }
+
+// Every message to a channel needs its subscribers, and the sender's subscription: cached (src/store/cache.ts).
+const subscriptionsByPair = cacheMap<string, Subscription | null>('subscriptions');
+const subscribersByStream = cacheMap<number, number[]>('subscriptions', 'users');
+const subscriptionsByUser = cacheMap<number, Subscription[]>('subscriptions');
 
 export async function findSubscription(db: Db, userId: number, streamId: number): Promise<Subscription | undefined> {
-  const row = await db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('stream_id', '=', streamId).executeTakeFirst();
-  return row && toSubscription(row);
+  const sub = await cached(db, subscriptionsByPair, `${userId} ${streamId}`, async () => {
+    const row = await db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('stream_id', '=', streamId).executeTakeFirst();
+    return row ? toSubscription(row) : null;
+  });
+  return sub ?? undefined;
 }
 
-// Active subscribers, deactivated users excluded, for every given channel.
+// Active subscribers, deactivated users excluded, for every given channel (fresh arrays: callers may change them).
 export async function subscriberIds(db: Db, streamIds: number[]): Promise<Map<number, number[]>> {
+  const lists = await cachedMany(db, subscribersByStream, streamIds, (missing) => loadSubscriberIds(db, missing));
+  return new Map(streamIds.map((id) => [id, [...lists.get(id)!]]));
+}
+
+async function loadSubscriberIds(db: Db, streamIds: number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(streamIds.map((id) => [id, []]));
   for (let i = 0; i < streamIds.length; i += 500) {
     const rows = await db

@@ -109,3 +109,9 @@ export async function descendantGroups(db: Db, groupId: number): Promise<Set<num
   }
   return seen;
 }
+
+// The groups that have `groupId` as a direct subgroup.
+export async function directSupergroups(db: Db, groupId: number): Promise<number[]> {
+  const rows = await db.selectFrom('user_group_subgroups').select('supergroup_id').where('subgroup_id', '=', groupId).orderBy('supergroup_id').execute();
+  return rows.map((r) => r.supergroup_id);
+}

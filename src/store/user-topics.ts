@@ -38,18 +38,14 @@ export async function insertUserTopic(db: Db, t: { userId: number; streamId: num
     .execute();
 }
 
-export async function updateUserTopic(db: Db, userId: number, streamId: number, topic: string, visibilityPolicy: number, lastUpdated: number): Promise<void> {
-  await db
-    .updateTable('user_topics')
-    .set({ visibility_policy: visibilityPolicy, last_updated: lastUpdated })
-    .where('user_id', '=', userId)
-    .where('stream_id', '=', streamId)
-    .where('topic_key', '=', topicKey(topic))
-    .execute();
-}
-
 export async function deleteUserTopic(db: Db, userId: number, streamId: number, topic: string): Promise<void> {
   await db.deleteFrom('user_topics').where('user_id', '=', userId).where('stream_id', '=', streamId).where('topic_key', '=', topicKey(topic)).execute();
+}
+
+// Every user's policy for one topic (user id → policy).
+export async function topicPolicies(db: Db, streamId: number, topic: string): Promise<Map<number, number>> {
+  const rows = await db.selectFrom('user_topics').select(['user_id', 'visibility_policy']).where('stream_id', '=', streamId).where('topic_key', '=', topicKey(topic)).execute();
+  return new Map(rows.map((r) => [r.user_id, r.visibility_policy]));
 }
 
 // Rows of archived channels are kept (unarchiving brings them back) but not listed.

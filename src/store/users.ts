@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from './db.js';
 import type { UserTable } from './schema.js';
+import { cached, cacheMap } from './cache.js';
 
 export const ROLE = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600 } as const;
 export type RoleName = keyof typeof ROLE;
@@ -62,6 +63,7 @@ export interface NewUser {
   passwordHash: string | null;
   apiKey: string;
   now: number;
+  settings?: Record<string, unknown>;
 }
 
 export async function insertUser(db: Db, u: NewUser): Promise<User> {
@@ -78,37 +80,56 @@ export async function insertUser(db: Db, u: NewUser): Promise<User> {
     password_hash: u.passwordHash,
     api_key: u.apiKey,
     date_joined: u.now,
+    ...(u.settings ? { settings: JSON.stringify(u.settings) } : {}),
   };
   return toUser(await db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow());
 }
 
+// Every request authenticates by e-mail and API key: users are cached (src/store/cache.ts), by e-mail and by id.
+const usersByEmail = cacheMap<string, User | null>('users');
+const usersById = cacheMap<string, User | null>('users');
+
+// A user by e-mail: the delivery e-mail (without regard to case), or the API e-mail `user<id>@…` that stands in
+// for it when the user hides their address.
 export async function findUserByEmail(db: Db, realmId: number, email: string): Promise<User | undefined> {
-  const row = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('realm_id', '=', realmId)
-    .where('email_key', '=', emailKey(email))
-    .executeTakeFirst();
-  return row && toUser(row);
+  const key = emailKey(email);
+  const user = await cached(db, usersByEmail, `${realmId} ${key}`, async () => {
+    const row = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('email_key', '=', key).executeTakeFirst();
+    return row ? toUser(row) : null;
+  });
+  if (user) return user;
+  const id = fakeEmailId(email);
+  if (id === undefined) return undefined;
+  const byId = await findUser(db, realmId, id);
+  return byId && emailKey(byId.email) === key ? byId : undefined;
 }
+
+const FAKE_EMAIL = /^user(\d{1,10})@/i;
+const fakeEmailId = (email: string) => {
+  const m = FAKE_EMAIL.exec(email.trim());
+  return m ? Number(m[1]) : undefined;
+};
 
 // Ids are 32-bit integer columns; PostgreSQL refuses to compare them with anything larger.
 const MAX_ID = 2 ** 31 - 1;
+export const isStoredId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_ID;
 
 export async function findUser(db: Db, realmId: number, id: number): Promise<User | undefined> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) return undefined;
-  const row = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('realm_id', '=', realmId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row && toUser(row);
+  if (!isStoredId(id)) return undefined;
+  const user = await cached(db, usersById, `${realmId} ${id}`, async () => {
+    const row = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', '=', id).executeTakeFirst();
+    return row ? toUser(row) : null;
+  });
+  return user ?? undefined;
 }
 
+const usersByRealm = cacheMap<number, User[]>('users');
+
 export async function listUsers(db: Db, realmId: number): Promise<User[]> {
-  const rows = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).orderBy('id').execute();
-  return rows.map(toUser);
+  return cached(db, usersByRealm, realmId, async () => {
+    const rows = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).orderBy('id').execute();
+    return rows.map(toUser);
+  });
 }
 
 export async function findUsers(db: Db, realmId: number, ids: number[]): Promise<User[]> {
@@ -127,17 +148,37 @@ export async function findUsersByEmails(db: Db, realmId: number, emails: string[
     const rows = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('email_key', 'in', keys.slice(i, i + 500)).execute();
     out.push(...rows.map(toUser));
   }
+  const found = new Set(out.map((u) => emailKey(u.deliveryEmail)));
+  const fakes = keys.filter((k) => !found.has(k) && fakeEmailId(k) !== undefined);
+  if (fakes.length) {
+    const byId = await findUsers(db, realmId, fakes.map((k) => fakeEmailId(k)!));
+    out.push(...byId.filter((u) => fakes.includes(emailKey(u.email)) && !out.some((o) => o.id === u.id)));
+  }
   return out;
 }
 
 export async function updateUser(
   db: Db,
   id: number,
-  changes: Partial<{ fullName: string; email: string; passwordHash: string; timezone: string; settings: Record<string, unknown>; role: number; isActive: boolean }>,
+  changes: Partial<{
+    fullName: string;
+    email: string; // the delivery e-mail; also the API e-mail unless `apiEmail` is given
+    apiEmail: string;
+    passwordHash: string;
+    timezone: string;
+    settings: Record<string, unknown>;
+    role: number;
+    isActive: boolean;
+    apiKey: string;
+    botOwnerId: number;
+  }>,
 ): Promise<void> {
   const v: Record<string, string | number> = {};
   if (changes.fullName !== undefined) v.full_name = changes.fullName;
   if (changes.email !== undefined) Object.assign(v, { email: changes.email, delivery_email: changes.email, email_key: emailKey(changes.email) });
+  if (changes.apiEmail !== undefined) v.email = changes.apiEmail;
+  if (changes.apiKey !== undefined) v.api_key = changes.apiKey;
+  if (changes.botOwnerId !== undefined) v.bot_owner_id = changes.botOwnerId;
   if (changes.passwordHash !== undefined) v.password_hash = changes.passwordHash;
   if (changes.timezone !== undefined) v.timezone = changes.timezone;
   if (changes.settings !== undefined) v.settings = JSON.stringify(changes.settings);

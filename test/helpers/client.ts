@@ -20,7 +20,8 @@ export interface RequestOptions {
   localAddress?: string;
 }
 
-export type ParamValue = string | number | boolean | object | null | undefined;
+// Anything: strings go raw, every other value JSON-encoded (nulls and undefined are left out).
+export type ParamValue = unknown;
 
 function encodeValue(v: ParamValue): string {
   return typeof v === 'string' ? v : JSON.stringify(v);

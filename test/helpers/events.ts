@@ -26,7 +26,28 @@ export class Listeners {
     return type ? events.filter((e) => e.type === type) : events;
   }
 
+  // The events of this type, once the user's queue has one (events of other types are passed over).
+  async waitFor(name: SeedName, type: string): Promise<Record<string, any>[]> {
+    return eventually(async () => {
+      const events = await this.take(name, type);
+      return events.length ? events : undefined;
+    });
+  }
+
   async clear(): Promise<void> {
     for (const name of this.queues.keys()) await this.take(name);
+  }
+}
+
+// Events reach queues after the commit, from the event log when another write came between: a test that must see
+// one polls for it, for at most `ms`. Every event of one change reaches every queue at once, so once one
+// recipient has it, the others' queues can be read directly.
+export async function eventually<T>(check: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > end) assert.fail('not within the time allowed');
+    await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -63,6 +63,7 @@ export class TestServer {
       PARLANCE_ARGON2_MEMORY_KIB: '1024',
       // Test servers may share one Redis (REDIS_URL); each keeps to its own keys.
       PARLANCE_REDIS_PREFIX: `${path.basename(this.db.dataDir)}:`,
+      PARLANCE_MAX_CONNECTIONS_PER_IP: '0', // tests and benchmarks hold many connections from one address
       ...this.env,
     };
   }
@@ -117,15 +118,18 @@ export class TestServer {
   }
 
   async start(): Promise<void> {
-    // PARLANCE_SERVER_NODE_ARGS passes flags to the server's node, e.g. --cpu-prof for the benchmarks.
+    // PARLANCE_SERVER_NODE_ARGS passes flags to the server's node, e.g. --cpu-prof for the benchmarks;
+    // PARLANCE_SERVER_WRAPPER runs it under another program, e.g. `valgrind --tool=callgrind`.
     const nodeArgs = process.env.PARLANCE_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-    const proc = spawn(process.execPath, [...nodeArgs, BIN, 'serve'], { env: this.childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const wrapper = process.env.PARLANCE_SERVER_WRAPPER?.split(' ').filter(Boolean) ?? [];
+    const command = [...wrapper, process.execPath, ...nodeArgs, BIN, 'serve'];
+    const proc = spawn(command[0], command.slice(1), { env: this.childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc = proc;
     proc.stdout!.setEncoding('utf8');
     proc.stderr!.setEncoding('utf8');
     proc.stderr!.on('data', (d: string) => (this.stderr += d));
     this.url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not start:\n${this.stdout}\n${this.stderr}`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`server did not start:\n${this.stdout}\n${this.stderr}`)), wrapper.length ? 600_000 : 20_000);
       proc.stdout!.on('data', (d: string) => {
         this.stdout += d;
         const m = /Parlance listening on (http:\/\/[^\s]+)/.exec(this.stdout);

@@ -1,0 +1,118 @@
+// Changes to a bot by its owner or an administrator (PATCH /bots/{bot_id}), its API key, and deactivation
+// (DELETE /bots/{bot_id}). Bot administrators get realm_bot updates; everyone gets realm_user updates of what
+// user objects show (name, owner, activity).
+import type { App } from '../app.js';
+import { BOT_TYPE, botServices } from '../format/bots.js';
+import { avatarUrl } from '../format/users.js';
+import { ApiError } from '../http/errors.js';
+import { isRealmAdmin } from '../permissions/channels.js';
+import { randomToken } from '../lib/secrets.js';
+import { botSettings, NO_BOT_SETTINGS, saveBotSettings } from '../store/bots.js';
+import type { Tx } from '../store/db.js';
+import type { Realm } from '../store/realms.js';
+import { findUser, updateUser, type User } from '../store/users.js';
+import { accessBot, botAudience, botRecord, channelForBot, checkBotNameAvailable, INTERFACE_TYPES, streamNamer } from './bots.js';
+import { checkFullName } from './checks.js';
+import { isUrl } from './profile-fields.js';
+import { inTransaction, type Emit } from './transaction.js';
+import { emitPersonUpdate } from './user-events.js';
+import { changeRoleInTx, checkRole, setActiveInTx } from './user-roles.js';
+
+export interface BotChanges {
+  fullName?: string;
+  role?: number;
+  botOwnerId?: number;
+  defaultSendingStream?: string;
+  defaultEventsRegisterStream?: string;
+  defaultAllPublicStreams?: boolean;
+  servicePayloadUrl?: string;
+  serviceInterface: number;
+  configData?: Record<string, string>;
+}
+
+async function changeOwner(tx: Tx, emit: Emit, realm: Realm, bot: User, ownerId: number): Promise<User> {
+  const owner = await findUser(tx, realm.id, ownerId);
+  if (!owner) throw new ApiError('Failed to change owner, no such user');
+  if (!owner.isActive) throw new ApiError('Failed to change owner, user is deactivated');
+  if (owner.isBot) throw new ApiError("Failed to change owner, bots can't own other bots");
+  if (owner.id === bot.botOwnerId) return bot;
+  const previous = bot.botOwnerId === null ? undefined : await findUser(tx, realm.id, bot.botOwnerId);
+  await updateUser(tx, bot.id, { botOwnerId: owner.id });
+  const moved = { ...bot, botOwnerId: owner.id };
+  // Administrators hold every bot already; an owner who is not one gains or loses it from their list.
+  const updated = new Set(await botAudience(tx, realm, moved));
+  if (previous && !isRealmAdmin(previous)) {
+    emit(realm.id, { type: 'realm_bot', op: 'delete', bot: { user_id: bot.id } }, [previous.id]);
+    updated.delete(previous.id);
+  }
+  if (!isRealmAdmin(owner)) {
+    emit(realm.id, { type: 'realm_bot', op: 'add', bot: await botRecord(tx, realm, moved) }, [owner.id]);
+    updated.delete(owner.id);
+  }
+  emit(realm.id, { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, owner_id: owner.id } }, [...updated]);
+  await emitPersonUpdate(tx, emit, realm, moved, { bot_owner_id: owner.id });
+  return moved;
+}
+
+export async function doUpdateBot(app: App, realm: Realm, user: User, botId: number, c: BotChanges) {
+  if (c.role !== undefined) checkRole(c.role);
+  if (c.servicePayloadUrl !== undefined && !isUrl(c.servicePayloadUrl)) throw new ApiError('service_payload_url is not a URL');
+  if (c.servicePayloadUrl !== undefined && !INTERFACE_TYPES.includes(c.serviceInterface)) throw new ApiError('Invalid interface type');
+  return inTransaction(app, async (tx, emit) => {
+    let bot = await accessBot(tx, realm, user, botId);
+    const audience = await botAudience(tx, realm, bot);
+    const announce = (change: Record<string, unknown>) => emit(realm.id, { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, ...change } }, audience);
+    if (c.fullName !== undefined && c.fullName.trim() !== bot.fullName) {
+      const fullName = checkFullName(c.fullName);
+      await checkBotNameAvailable(tx, realm, fullName, bot.id);
+      await updateUser(tx, bot.id, { fullName });
+      bot = { ...bot, fullName };
+      announce({ full_name: fullName });
+      await emitPersonUpdate(tx, emit, realm, bot, { full_name: fullName });
+    }
+    if (c.role !== undefined) await changeRoleInTx(tx, emit, realm, user, bot, c.role);
+    if (c.botOwnerId !== undefined) bot = await changeOwner(tx, emit, realm, bot, c.botOwnerId);
+    const before = (await botSettings(tx, [bot.id])).get(bot.id) ?? NO_BOT_SETTINGS;
+    const s = { ...before };
+    if (c.defaultSendingStream !== undefined) s.defaultSendingStreamId = await channelForBot(tx, realm, user, c.defaultSendingStream);
+    if (c.defaultEventsRegisterStream !== undefined) s.defaultEventsRegisterStreamId = await channelForBot(tx, realm, user, c.defaultEventsRegisterStream);
+    if (c.defaultAllPublicStreams !== undefined) s.defaultAllPublicStreams = c.defaultAllPublicStreams;
+    if (c.servicePayloadUrl !== undefined) {
+      if (bot.botType !== BOT_TYPE.outgoingWebhook) throw new ApiError('Only outgoing webhook bots have a payload URL');
+      Object.assign(s, { serviceBaseUrl: c.servicePayloadUrl, serviceInterface: c.serviceInterface, serviceToken: s.serviceToken ?? randomToken(32) });
+    }
+    if (c.configData !== undefined) s.configData = { ...s.configData, ...c.configData };
+    await saveBotSettings(tx, bot.id, s);
+    const name = await streamNamer(tx, realm);
+    if (s.defaultSendingStreamId !== before.defaultSendingStreamId) announce({ default_sending_stream: name(s.defaultSendingStreamId) });
+    if (s.defaultEventsRegisterStreamId !== before.defaultEventsRegisterStreamId) announce({ default_events_register_stream: name(s.defaultEventsRegisterStreamId) });
+    if (s.defaultAllPublicStreams !== before.defaultAllPublicStreams) announce({ default_all_public_streams: s.defaultAllPublicStreams });
+    if (JSON.stringify(botServices(bot, s)) !== JSON.stringify(botServices(bot, before))) announce({ services: botServices(bot, s) });
+    const owner = bot.botOwnerId === null ? undefined : await findUser(tx, realm.id, bot.botOwnerId);
+    return {
+      full_name: bot.fullName,
+      avatar_url: avatarUrl(bot, false),
+      service_interface: c.serviceInterface,
+      service_payload_url: c.servicePayloadUrl ?? null,
+      config_data: c.configData ?? null,
+      default_sending_stream: name(s.defaultSendingStreamId),
+      default_events_register_stream: name(s.defaultEventsRegisterStreamId),
+      default_all_public_streams: s.defaultAllPublicStreams,
+      ...(owner ? { bot_owner: owner.email } : {}),
+    };
+  });
+}
+
+export async function doRegenerateBotKey(app: App, realm: Realm, user: User, botId: number): Promise<string> {
+  return inTransaction(app, async (tx, emit) => {
+    const bot = await accessBot(tx, realm, user, botId);
+    const apiKey = randomToken(32);
+    await updateUser(tx, bot.id, { apiKey });
+    emit(realm.id, { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, api_key: apiKey } }, await botAudience(tx, realm, bot));
+    return apiKey;
+  });
+}
+
+export async function doDeactivateBot(app: App, realm: Realm, user: User, botId: number): Promise<void> {
+  await inTransaction(app, async (tx, emit) => setActiveInTx(tx, emit, realm, user, await accessBot(tx, realm, user, botId), false));
+}

@@ -1,0 +1,164 @@
+// Bots: created by users the organization lets (can_create_bots_group for every type, can_create_write_only_bots_group
+// for incoming webhooks), administered by their owner and the organization's administrators, who alone receive
+// realm_bot events. Everyone learns of a bot through realm_user events, as of any user.
+import type { App } from '../app.js';
+import { BOT_TYPE, formatBot } from '../format/bots.js';
+import { avatarUrl } from '../format/users.js';
+import { ApiError } from '../http/errors.js';
+import { hasContentAccess, isRealmAdmin } from '../permissions/channels.js';
+import { holdsGroupSetting } from '../permissions/groups.js';
+import { botSettings, NO_BOT_SETTINGS, saveBotSettings, type BotSettings } from '../store/bots.js';
+import type { Db, Tx } from '../store/db.js';
+import { groupsOfUser, systemGroupIds } from '../store/groups.js';
+import type { Realm } from '../store/realms.js';
+import { findStreamByName, listStreams } from '../store/streams.js';
+import { findSubscription } from '../store/subscriptions.js';
+import { findUser, findUserByEmail, listUsers, ROLE, type User } from '../store/users.js';
+import { randomToken } from '../lib/secrets.js';
+import { realmGroupValue } from './channels.js';
+import { checkEmail, checkFullName, checkMemberOrAdmin } from './checks.js';
+import { isUrl } from './profile-fields.js';
+import { inTransaction } from './transaction.js';
+import { insertUserInTx } from './users.js';
+
+// Outgoing webhook payload formats: the reference server's own (1) and Slack's (2).
+export const INTERFACE_TYPES = [1, 2];
+
+// Embedded bots and incoming-webhook integrations are not offered, so their register lists are empty and no
+// integration name is valid.
+export const EMBEDDED_BOTS: { name: string; config: Record<string, string> }[] = [];
+export const INCOMING_WEBHOOK_INTEGRATIONS: Record<string, unknown>[] = [];
+
+// Those who administer a bot: its owner and the organization's administrators.
+export async function botAudience(db: Db, realm: Realm, bot: User): Promise<number[]> {
+  return (await listUsers(db, realm.id)).filter((u) => u.isActive && !u.isBot && (isRealmAdmin(u) || u.id === bot.botOwnerId)).map((u) => u.id);
+}
+
+async function allowedBotTypes(db: Db, realm: Realm, user: User): Promise<number[]> {
+  if (isRealmAdmin(user)) return [BOT_TYPE.generic, BOT_TYPE.incomingWebhook, BOT_TYPE.outgoingWebhook];
+  const systemGroups = await systemGroupIds(db, realm.id);
+  const groups = await groupsOfUser(db, user.id);
+  const holds = (name: string) => holdsGroupSetting(realmGroupValue(realm, name, systemGroups), user.id, groups);
+  if (holds('can_create_bots_group')) return [BOT_TYPE.generic, BOT_TYPE.incomingWebhook, BOT_TYPE.outgoingWebhook];
+  if (holds('can_create_write_only_bots_group')) return [BOT_TYPE.incomingWebhook];
+  return [];
+}
+
+// A default channel named by a bot's owner, who must be able to read it; the empty name clears it.
+export async function channelForBot(tx: Tx, realm: Realm, user: User, name: string): Promise<number | null> {
+  if (name === '') return null;
+  const stream = await findStreamByName(tx, realm.id, name);
+  const sub = stream && (await findSubscription(tx, user.id, stream.id));
+  if (!stream || !hasContentAccess({ user, groups: await groupsOfUser(tx, user.id) }, stream, sub)) throw new ApiError(`Invalid channel name '${name}'`);
+  return stream.id;
+}
+
+export async function streamNamer(db: Db, realm: Realm) {
+  const names = new Map((await listStreams(db, realm.id)).map((s) => [s.id, s.name]));
+  return (id: number | null) => (id === null ? null : (names.get(id) ?? null));
+}
+
+export async function botRecord(db: Db, realm: Realm, bot: User, settings?: BotSettings) {
+  const s = settings ?? (await botSettings(db, [bot.id])).get(bot.id) ?? NO_BOT_SETTINGS;
+  return formatBot(bot, s, await streamNamer(db, realm));
+}
+
+export interface CreateBotInput {
+  fullName: string;
+  shortName: string;
+  botType: number;
+  payloadUrl: string;
+  serviceName?: string;
+  configData: Record<string, string>;
+  interfaceType: number;
+  defaultSendingStream?: string;
+  defaultEventsRegisterStream?: string;
+  defaultAllPublicStreams?: boolean;
+}
+
+// `host` is the organization's host name, the domain of bot e-mails (realm_bot_domain).
+export async function doCreateBot(app: App, realm: Realm, user: User, input: CreateBotInput, host: string) {
+  checkMemberOrAdmin(user);
+  const shortName = input.shortName.trim();
+  if (!shortName) throw new ApiError('Bad name or username');
+  const fullName = checkFullName(input.fullName);
+  let email: string;
+  try {
+    email = checkEmail(`${shortName}-bot@${host}`);
+  } catch {
+    throw new ApiError('Bad name or username');
+  }
+  if (input.botType === BOT_TYPE.embedded) throw new ApiError('Embedded bots are not enabled.');
+  if (input.payloadUrl && !isUrl(input.payloadUrl)) throw new ApiError('payload_url is not a URL');
+  return inTransaction(app, async (tx, emit) => {
+    if (await findUserByEmail(tx, realm.id, email)) throw new ApiError('Username already in use');
+    await checkBotNameAvailable(tx, realm, fullName);
+    const allowed = await allowedBotTypes(tx, realm, user);
+    if (!allowed.length) throw new ApiError('Insufficient permission');
+    if (!allowed.includes(input.botType)) throw new ApiError('Invalid bot type');
+    if (!INTERFACE_TYPES.includes(input.interfaceType)) throw new ApiError('Invalid interface type');
+    const settings: BotSettings = {
+      ...NO_BOT_SETTINGS,
+      defaultSendingStreamId: input.defaultSendingStream === undefined ? null : await channelForBot(tx, realm, user, input.defaultSendingStream),
+      defaultEventsRegisterStreamId: input.defaultEventsRegisterStream === undefined ? null : await channelForBot(tx, realm, user, input.defaultEventsRegisterStream),
+      defaultAllPublicStreams: input.defaultAllPublicStreams ?? false,
+    };
+    if (input.botType === BOT_TYPE.incomingWebhook && input.serviceName) throw new ApiError(`Invalid integration '${input.serviceName}'.`);
+    if (input.botType === BOT_TYPE.outgoingWebhook) {
+      Object.assign(settings, { serviceName: input.serviceName || shortName, serviceBaseUrl: input.payloadUrl, serviceInterface: input.interfaceType, serviceToken: randomToken(32) });
+    }
+    const bot = await insertUserInTx(tx, emit, realm, {
+      email, fullName, password: null, passwordHash: null, role: ROLE.member, isBot: true, botType: input.botType, botOwnerId: user.id,
+    });
+    await saveBotSettings(tx, bot.id, settings);
+    const record = await botRecord(tx, realm, bot, settings);
+    emit(realm.id, { type: 'realm_bot', op: 'add', bot: record }, await botAudience(tx, realm, bot));
+    return {
+      user_id: bot.id,
+      api_key: bot.apiKey,
+      avatar_url: record.avatar_url,
+      default_sending_stream: record.default_sending_stream,
+      default_events_register_stream: record.default_events_register_stream,
+      default_all_public_streams: record.default_all_public_streams,
+    };
+  });
+}
+
+// No two active users may share a bot's name.
+export async function checkBotNameAvailable(db: Db, realm: Realm, fullName: string, except?: number): Promise<void> {
+  if ((await listUsers(db, realm.id)).some((u) => u.isActive && u.id !== except && u.fullName === fullName)) throw new ApiError('Name is already in use!');
+}
+
+// A bot the caller may administer: its owner or an administrator.
+export async function accessBot(db: Db, realm: Realm, user: User, botId: number): Promise<User> {
+  checkMemberOrAdmin(user);
+  const bot = await findUser(db, realm.id, botId);
+  if (!bot || !bot.isBot) throw new ApiError('No such bot');
+  if (!isRealmAdmin(user) && bot.botOwnerId !== user.id) throw new ApiError('Insufficient permission');
+  return bot;
+}
+
+// GET /bots: the caller's own active bots, oldest first.
+export async function accessOwnBots(app: App, realm: Realm, user: User) {
+  checkMemberOrAdmin(user);
+  const bots = (await listUsers(app.db, realm.id)).filter((u) => u.isBot && u.isActive && u.botOwnerId === user.id).sort((a, b) => a.dateJoined - b.dateJoined || a.id - b.id);
+  const settings = await botSettings(app.db, bots.map((b) => b.id));
+  const name = await streamNamer(app.db, realm);
+  return bots.map((b) => {
+    const s = settings.get(b.id) ?? NO_BOT_SETTINGS;
+    return {
+      username: b.email, full_name: b.fullName, api_key: b.apiKey, avatar_url: avatarUrl(b, false),
+      default_sending_stream: name(s.defaultSendingStreamId), default_events_register_stream: name(s.defaultEventsRegisterStreamId),
+      default_all_public_streams: s.defaultAllPublicStreams,
+    };
+  });
+}
+
+// The realm_bot register blocks: administrators see every bot of the organization, others their own.
+export async function realmBotsState(db: Db, realm: Realm, user: User | null) {
+  const bots = user ? (await listUsers(db, realm.id)).filter((u) => u.isBot && u.botOwnerId !== null && (isRealmAdmin(user) || u.botOwnerId === user.id)) : [];
+  const settings = await botSettings(db, bots.map((b) => b.id));
+  const name = await streamNamer(db, realm);
+  return { realm_bots: bots.map((b) => formatBot(b, settings.get(b.id) ?? NO_BOT_SETTINGS, name)) };
+}
+

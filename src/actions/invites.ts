@@ -1,0 +1,149 @@
+// Reusable invitation links (§4.17): creating one with every rule of the reference server, listing and
+// revoking them, and the invites_changed events that tell administrators and a link's creator to fetch the
+// list again. Joining through a link is in signup.ts.
+import type { App } from '../app.js';
+import { nowSeconds } from '../app.js';
+import { ApiError } from '../http/errors.js';
+import { randomToken } from '../lib/secrets.js';
+import { canAddSubscribers, isRealmAdmin, type Viewer } from '../permissions/channels.js';
+import type { Db, Tx } from '../store/db.js';
+import { systemGroupIds } from '../store/groups.js';
+import { findInvite, insertInvite, listLiveInvites, revokeInvite, type MultiuseInvite } from '../store/invites.js';
+import type { Realm } from '../store/realms.js';
+import { listDefaultStreamIds } from '../store/streams.js';
+import { isStoredId, listUsers, ROLE, ROLES, type User } from '../store/users.js';
+import { checkMemberOrAdmin } from './checks.js';
+import { accessChannelById, holdsRealmSetting, realmGroupValue, viewerOf } from './channels.js';
+import { accessGroupsForAdding } from './user-group-members.js';
+import { inTransaction, type Emit } from './transaction.js';
+import { OrganizationAdministratorRequired, OrganizationOwnerRequired } from './users.js';
+
+export const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;
+// Far enough for any real use; keeps expiry timestamps well inside every date type.
+const MAX_VALIDITY_MINUTES = 100 * 365 * 24 * 60;
+
+export interface CreateInviteInput {
+  // undefined: the server's default validity; null: never expires.
+  expiresInMinutes: number | null | undefined;
+  invitedAs: number;
+  streamIds: number[];
+  groupIds: number[];
+  includeRealmDefaultSubscriptions: boolean;
+  welcomeMessageCustomText: string | null;
+}
+
+export const inviteLink = (realmUrl: string, key: string) => `${realmUrl}/join/${key}/`;
+
+
+function expiryOf(app: App, minutes: number | null | undefined, now: number): number | null {
+  if (minutes === undefined) {
+    const fallback = app.config.invitationLinkValidityMinutes;
+    return fallback === 0 ? null : now + fallback * 60;
+  }
+  if (minutes === null) return null;
+  if (minutes <= 0 || minutes > MAX_VALIDITY_MINUTES) throw new ApiError('Invalid invite_expires_in_minutes');
+  return now + minutes * 60;
+}
+
+// Each channel must be one the caller can see; a default channel may always be offered, any other only when the
+// caller may add subscribers to it.
+async function checkChannels(tx: Tx, realm: Realm, viewer: Viewer, ids: number[], systemGroups: Map<string, number>): Promise<number[]> {
+  const defaults = new Set(await listDefaultStreamIds(tx, realm.id));
+  const realmAddGroup = realmGroupValue(realm, 'can_add_subscribers_group', systemGroups);
+  let mayAddAll = true;
+  for (const id of ids) {
+    const invalid = () => new ApiError(`Invalid channel ID ${id}. No invites were sent.`);
+    if (!isStoredId(id)) throw invalid();
+    const { stream, sub } = await accessChannelById(tx, realm, viewer, id).catch((err: unknown) => {
+      throw err instanceof ApiError ? invalid() : err;
+    });
+    if (stream.isArchived) throw invalid();
+    if (!defaults.has(stream.id) && !canAddSubscribers(viewer, stream, realmAddGroup, sub)) mayAddAll = false;
+  }
+  if (!mayAddAll) throw new ApiError('You do not have permission to subscribe other users to channels.');
+  return [...new Set(ids)];
+}
+
+async function checkGroups(tx: Tx, realm: Realm, user: User, ids: number[]): Promise<number[]> {
+  const bad = ids.find((id) => !isStoredId(id));
+  if (bad !== undefined) throw new ApiError('Invalid user group');
+  return (await accessGroupsForAdding(tx, realm, user, [...new Set(ids)])).map((g) => g.id);
+}
+
+// Administrators (bots among them) hear of every change, and the link's creator of changes to theirs.
+async function emitInvitesChanged(tx: Tx, emit: Emit, realm: Realm, creatorId: number): Promise<void> {
+  const admins = (await listUsers(tx, realm.id)).filter((u) => u.isActive && isRealmAdmin(u)).map((u) => u.id);
+  emit(realm.id, { type: 'invites_changed' }, [...new Set([...admins, creatorId])]);
+}
+
+export async function doCreateMultiuseInvite(app: App, realm: Realm, user: User, input: CreateInviteInput, realmUrl: string): Promise<string> {
+  checkMemberOrAdmin(user);
+  if (!ROLES.includes(input.invitedAs)) throw new ApiError('Invalid invite_as');
+  const now = nowSeconds();
+  const expiry = expiryOf(app, input.expiresInMinutes, now);
+  return inTransaction(app, async (tx, emit) => {
+    const viewer = await viewerOf(tx, user);
+    const systemGroups = await systemGroupIds(tx, realm.id);
+    if (!holdsRealmSetting(viewer, realm, 'create_multiuse_invite_group', systemGroups)) throw new ApiError('Insufficient permission');
+    // Only roles as restricted as the caller's own: owners alone invite owners.
+    if (input.invitedAs === ROLE.owner && user.role !== ROLE.owner) throw new OrganizationOwnerRequired();
+    if (input.invitedAs < user.role) throw new OrganizationAdministratorRequired();
+    const streamIds = await checkChannels(tx, realm, viewer, input.streamIds, systemGroups);
+    const groupIds = await checkGroups(tx, realm, user, input.groupIds);
+    const invite = await insertInvite(tx, {
+      realmId: realm.id,
+      key: randomToken(24),
+      referredBy: user.id,
+      invitedAs: input.invitedAs,
+      created: now,
+      expiry,
+      includeRealmDefaultSubscriptions: input.includeRealmDefaultSubscriptions,
+      streamIds,
+      groupIds,
+      // Only administrators choose the welcome text; anyone else's link uses the organization's.
+      welcomeMessageCustomText: isRealmAdmin(user) ? input.welcomeMessageCustomText : null,
+    });
+    await emitInvitesChanged(tx, emit, realm, user.id);
+    return inviteLink(realmUrl, invite.key);
+  });
+}
+
+function formatInvite(invite: MultiuseInvite, realmUrl: string): Record<string, unknown> {
+  return {
+    id: invite.id,
+    invited_by_user_id: invite.referredBy,
+    invited: invite.created,
+    expiry_date: invite.expiry,
+    invited_as: invite.invitedAs,
+    is_multiuse: true,
+    link_url: inviteLink(realmUrl, invite.key),
+  };
+}
+
+// GET /invites: the live links the caller may manage, every one for administrators, their own for others.
+// This server sends no e-mail, so there are no e-mail invitations to list.
+export async function accessInvites(app: App, realm: Realm, user: User, realmUrl: string): Promise<Record<string, unknown>[]> {
+  checkMemberOrAdmin(user);
+  const invites = await listLiveInvites(app.db, realm.id, nowSeconds(), isRealmAdmin(user) ? undefined : user.id);
+  return invites.map((i) => formatInvite(i, realmUrl));
+}
+
+async function accessInviteForRevoking(db: Db, realm: Realm, user: User, id: number): Promise<MultiuseInvite> {
+  const invite = await findInvite(db, realm.id, id);
+  if (!invite) throw new ApiError('No such invitation');
+  if (invite.referredBy !== user.id) {
+    if (invite.invitedAs === ROLE.owner && user.role !== ROLE.owner) throw new OrganizationOwnerRequired();
+    if (!isRealmAdmin(user)) throw new OrganizationAdministratorRequired();
+  }
+  if (invite.revoked) throw new ApiError('Invitation has already been revoked');
+  return invite;
+}
+
+export async function doRevokeMultiuseInvite(app: App, realm: Realm, user: User, id: number): Promise<void> {
+  checkMemberOrAdmin(user);
+  await inTransaction(app, async (tx, emit) => {
+    const invite = await accessInviteForRevoking(tx, realm, user, id);
+    await revokeInvite(tx, invite.id);
+    await emitInvitesChanged(tx, emit, realm, invite.referredBy);
+  });
+}

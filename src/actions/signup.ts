@@ -1,0 +1,102 @@
+// Joining an organization through a reusable invitation link (/join/<key>/): the account gets the link's role,
+// channels and groups, and a welcome from the Welcome Bot, all in one transaction with the events the same
+// changes make elsewhere.
+import type { App } from '../app.js';
+import { nowSeconds } from '../app.js';
+import { ApiError } from '../http/errors.js';
+import { realmSettings } from '../state/realm.js';
+import type { Db, Tx } from '../store/db.js';
+import { systemGroupIds } from '../store/groups.js';
+import { findInviteByKey, MAX_KEY_LENGTH, type MultiuseInvite } from '../store/invites.js';
+import type { Realm } from '../store/realms.js';
+import { findStream, listDefaultStreamIds, type Stream } from '../store/streams.js';
+import { findUserGroup } from '../store/user-groups.js';
+import type { Role, User } from '../store/users.js';
+import { sendMessageInTx } from './messages-send.js';
+import { addSubscriptionsInTx } from './subscriptions.js';
+import { welcomeBot } from './system-bots.js';
+import { inTransaction, type Emit } from './transaction.js';
+import { addGroupMembersInTx } from './user-group-members.js';
+import { insertUserInTx, prepareUser, realmFakeEmailDomain } from './users.js';
+import { hostOf } from '../lib/urls.js';
+
+export type LinkProblem = 'missing' | 'expired' | 'revoked' | 'deactivated';
+
+const PROBLEMS: Record<LinkProblem, { status: number; message: string }> = {
+  missing: { status: 404, message: 'This invitation link does not exist. Check that you copied all of it, or ask for a new invitation.' },
+  expired: { status: 410, message: 'This invitation link has expired. Ask the person who invited you for a new one.' },
+  revoked: { status: 410, message: 'This invitation link has been revoked. Ask the person who invited you for a new one.' },
+  deactivated: { status: 403, message: 'This organization has been deactivated, so nobody can join it.' },
+};
+
+// A link that cannot be used, as opposed to a form that was filled in wrongly.
+export class InvitationLinkError extends ApiError {
+  constructor(readonly problem: LinkProblem) {
+    super(PROBLEMS[problem].message, 'BAD_REQUEST', PROBLEMS[problem].status);
+  }
+}
+
+// A link works only on its own organization's address, as long as the organization is active.
+async function accessLink(db: Db, realm: Realm, key: string): Promise<MultiuseInvite> {
+  const invite = key.length <= MAX_KEY_LENGTH ? await findInviteByKey(db, key) : undefined;
+  if (!invite || invite.realmId !== realm.id) throw new InvitationLinkError('missing');
+  if (realm.deactivated) throw new InvitationLinkError('deactivated');
+  if (invite.revoked) throw new InvitationLinkError('revoked');
+  if (invite.expiry !== null && invite.expiry <= nowSeconds()) throw new InvitationLinkError('expired');
+  return invite;
+}
+
+export async function accessInvitationLink(app: App, realm: Realm, key: string): Promise<{ invitedAs: Role }> {
+  const invite = await accessLink(app.db, realm, key);
+  return { invitedAs: invite.invitedAs as Role };
+}
+
+export interface JoinInput {
+  fullName: string;
+  email: string;
+  password: string;
+}
+
+// The link's channels (and the organization's default channels when it says so) that still take subscribers.
+async function channelsOf(tx: Tx, realm: Realm, invite: MultiuseInvite): Promise<Stream[]> {
+  const ids = new Set([...invite.streamIds, ...(invite.includeRealmDefaultSubscriptions ? await listDefaultStreamIds(tx, realm.id) : [])]);
+  const out: Stream[] = [];
+  for (const id of ids) {
+    const s = await findStream(tx, realm.id, id);
+    if (s && !s.isArchived) out.push(s);
+  }
+  return out;
+}
+
+async function addToGroups(tx: Tx, emit: Emit, realm: Realm, invite: MultiuseInvite, user: User): Promise<void> {
+  for (const id of invite.groupIds) {
+    const g = await findUserGroup(tx, realm.id, id);
+    if (g && !g.isSystemGroup && !g.deactivated) await addGroupMembersInTx(tx, emit, realm, g, [user.id]);
+  }
+}
+
+// The link's custom text, or the organization's when the link leaves it open; empty means none.
+async function sendWelcome(tx: Tx, emit: Emit, realm: Realm, invite: MultiuseInvite, user: User, host: string): Promise<void> {
+  const bot = await welcomeBot(tx, emit, realm, host);
+  const send = (content: string) => sendMessageInTx(tx, emit, realm, bot, { type: 'private', to: [user.id], content, system: true, client: 'Internal' });
+  await send(
+    `Hello, and welcome to ${realm.name}! :wave:\n\n` +
+      'Your channels are in the left sidebar. To start a conversation, pick a channel and give your message a topic.',
+  );
+  const custom = invite.welcomeMessageCustomText ?? String(realmSettings(realm).welcome_message_custom_text ?? '');
+  if (custom.trim()) await send(custom);
+}
+
+export async function doJoin(app: App, realm: Realm, key: string, input: JoinInput, realmUrl: string): Promise<User> {
+  const { invitedAs } = await accessInvitationLink(app, realm, key);
+  const prepared = await prepareUser(app, { email: input.email, fullName: input.fullName, password: input.password, role: invitedAs });
+  return inTransaction(app, async (tx, emit) => {
+    // Checked again: the link may have been revoked while the password was hashed.
+    const invite = await accessLink(tx, realm, key);
+    const user = await insertUserInTx(tx, emit, realm, { ...prepared, role: invite.invitedAs as Role }, realmFakeEmailDomain(app, realm));
+    await addSubscriptionsInTx(tx, emit, realm, await systemGroupIds(tx, realm.id), [user], await channelsOf(tx, realm, invite));
+    await addToGroups(tx, emit, realm, invite, user);
+    await sendWelcome(tx, emit, realm, invite, user, hostOf(realmUrl));
+    return user;
+  });
+}

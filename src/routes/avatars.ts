@@ -1,0 +1,66 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../app.js';
+import { avatarLocation, doDeleteAvatar, doUploadAvatar, readAvatarImage } from '../actions/avatars.js';
+import { NotFoundError } from '../http/errors.js';
+import { int, str } from '../http/params.js';
+import { route } from '../http/route.js';
+import { sendImmutableImage } from '../http/send-file.js';
+import type { Realm } from '../store/realms.js';
+import type { User } from '../store/users.js';
+
+interface AvatarCtx { app: App; realm: Realm; user: User | null; params: { user_id_or_email: string }; req: FastifyRequest; reply: FastifyReply }
+
+// The request's query (a cache-busting version) is carried over, as the reference server does.
+const redirect = (medium: boolean) => async ({ app, realm, user, params, req, reply }: AvatarCtx) => {
+  const target = await avatarLocation(app, realm, user, params.user_id_or_email, medium);
+  const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+  reply.redirect(query ? `${target}${target.includes('?') ? '&' : '?'}${query}` : target, 302);
+};
+
+// Avatar links in user objects are /avatar/...; the contract's paths are under /api/v1. Both work.
+const lookups = [false, true].flatMap((root) =>
+  [false, true].map((medium) =>
+    route({
+      method: 'GET',
+      path: `/avatar/{user_id_or_email}${medium ? '/medium' : ''}`,
+      root,
+      auth: 'optional',
+      summary: `Redirects to a user's avatar image${medium ? ' (medium size)' : ''}`,
+      params: { user_id_or_email: str() },
+      handler: redirect(medium),
+    }),
+  ),
+);
+
+export const avatarRoutes = [
+  route({
+    method: 'POST',
+    path: '/users/me/avatar',
+    auth: 'user',
+    summary: 'Upload an avatar (one image file, multipart)',
+    params: {},
+    handler: ({ app, realm, user, files }) => doUploadAvatar(app, realm, user, files),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/users/me/avatar',
+    auth: 'user',
+    summary: 'Go back to the default avatar',
+    params: {},
+    handler: ({ app, realm, user }) => doDeleteAvatar(app, realm, user),
+  }),
+  ...lookups,
+  route({
+    method: 'GET',
+    path: '/user_avatars/{realm_id}/avatars/{file_name}',
+    root: true,
+    auth: 'bare',
+    summary: 'An uploaded avatar image',
+    params: { realm_id: int({ min: 1 }), file_name: str() },
+    handler: async ({ app, params, reply }) => {
+      const data = await readAvatarImage(app, params.realm_id, params.file_name);
+      if (!data) throw new NotFoundError();
+      sendImmutableImage(reply, data, params.file_name);
+    },
+  }),
+];

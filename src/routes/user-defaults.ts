@@ -1,0 +1,19 @@
+import { doUpdateUserDefaults, USER_DEFAULT_NAMES } from '../actions/user-defaults.js';
+import { route } from '../http/route.js';
+import { settingParamsOf } from './settings.js';
+
+const params = settingParamsOf(USER_DEFAULT_NAMES);
+
+export const userDefaultRoutes = [
+  route({
+    method: 'PATCH',
+    path: '/realm/user_settings_defaults',
+    auth: 'user',
+    summary: 'Change the settings new users start with (administrators)',
+    params,
+    handler: async ({ app, realm, user, params: p }) => {
+      const values = p as Record<string, unknown>;
+      await doUpdateUserDefaults(app, realm, user, Object.fromEntries(USER_DEFAULT_NAMES.filter((n) => values[n] !== undefined).map((n) => [n, values[n]])));
+    },
+  }),
+];
