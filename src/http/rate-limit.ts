@@ -14,8 +14,9 @@ export interface Verdict {
 export interface RateLimiter {
   // Counts one request against the key; refuses it once `limit` requests were made in the window.
   hit(key: string, limit: number, windowSeconds?: number): Promise<Verdict>;
-  // For buckets that count only failures: look without counting, then `hit` when an attempt fails.
-  check(key: string, limit: number, windowSeconds: number): Promise<Verdict>;
+  // For buckets that count only failures: `hit` before the attempt (so that concurrent attempts cannot all pass
+  // before any failure is counted), then `refund` one that succeeds.
+  refund(key: string): Promise<void>;
   close(): void;
 }
 
@@ -60,17 +61,11 @@ export class MemoryRateLimiter implements RateLimiter {
     return verdict(w.count, limit, true, w.resetAtMs, this.now());
   }
 
-<<<<<<< HEAD
-  async check(key: string, limit: number, windowSeconds: number): Promise<Verdict> {
-    const w = this.current(key, windowSeconds);
-    return verdict(w.count, limit, w.count < limit, w.resetAtMs, this.now());
-=======
   // For buckets that count only failures: `hit` before the attempt, so that concurrent attempts cannot all pass
   // the check before any failure is counted, and `refund` the ones that succeed.
-  refund(key: string): void {
+  async refund(key: string): Promise<void> {
     const w = this.windows.get(key);
     if (w && w.count > 0) w.count--;
->>>>>>> main
   }
 
   private sweep(): void {
@@ -92,6 +87,11 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {c, ttl}`;
 
+const REFUND = `
+local c = tonumber(redis.call('GET', KEYS[1]) or '0')
+if c > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
 // While Redis is unreachable requests are let through (and the failure logged): an outage of the limiter
 // must not become an outage of the chat.
 export class RedisRateLimiter implements RateLimiter {
@@ -107,15 +107,8 @@ export class RedisRateLimiter implements RateLimiter {
     }
   }
 
-  async check(key: string, limit: number, windowSeconds: number): Promise<Verdict> {
-    const now = Date.now();
-    try {
-      const [count, ttl] = await Promise.all([this.redis.get(this.prefix + key), this.redis.pttl(this.prefix + key)]);
-      const n = Number(count ?? 0);
-      return verdict(n, limit, n < limit, now + (ttl > 0 ? ttl : windowSeconds * 1000), now);
-    } catch (err) {
-      return this.failOpen(err, limit, windowSeconds, now);
-    }
+  async refund(key: string): Promise<void> {
+    await this.redis.eval(REFUND, 1, this.prefix + key).catch((err) => this.log.warn({ err }, 'rate limit store unavailable; refund skipped'));
   }
 
   private failOpen(err: unknown, limit: number, windowSeconds: number, now: number): Verdict {
