@@ -8,6 +8,7 @@ export interface Config {
   redisUrl?: string;
   redisPrefix: string;
   externalUrl?: string;
+  trustProxy?: string;
   logLevel: string;
   rateLimitPerMinute: number;
   rateLimitIpPerMinute: number;
@@ -47,6 +48,7 @@ export const SETTINGS: Setting[] = [
   { key: 'databaseUrl', env: 'DATABASE_URL', kind: 'string', help: 'PostgreSQL URL; SQLite in the data directory when unset (PARLANCE_DATABASE_URL also works)' },
   { key: 'redisUrl', env: 'REDIS_URL', kind: 'string', help: 'Redis URL; when set, rate limits and event notifications are shared with the other server processes (PARLANCE_REDIS_URL also works)' },
   { key: 'redisPrefix', env: 'PARLANCE_REDIS_PREFIX', kind: 'string', default: 'parlance:', help: 'prefix of every Redis key and channel, so that several installations can share one Redis' },
+  { key: 'trustProxy', env: 'PARLANCE_TRUST_PROXY', kind: 'string', help: 'reverse proxies whose X-Forwarded-For names the client (for the per-IP limit): their addresses or CIDR ranges, comma-separated, or true for any' },
   { key: 'externalUrl', env: 'PARLANCE_EXTERNAL_URL', kind: 'string', help: 'public base URL; taken from the Host header when unset' },
   { key: 'logLevel', env: 'PARLANCE_LOG_LEVEL', kind: 'string', default: 'info', help: 'pino log level (silent, error, warn, info, debug)' },
   { key: 'rateLimitPerMinute', env: 'PARLANCE_RATE_LIMIT', kind: 'int', default: 200, help: 'requests per minute per user; 0 disables the per-user and per-IP limits' },

@@ -12,6 +12,12 @@ export async function connectRedis(url: string, log: Logger): Promise<Redis> {
     warned = true;
   });
   redis.on('ready', () => (warned = false));
-  await redis.connect();
+  try {
+    await redis.connect();
+  } catch (err) {
+    // Stop reconnecting, so that the process exits and its supervisor starts it again later.
+    redis.disconnect();
+    throw err;
+  }
   return redis;
 }

@@ -154,6 +154,15 @@ export class TestServer {
     return exited;
   }
 
+  // Another server process over the same database (and Redis), as behind a load balancer. Stop it with
+  // `stop`: `close` would drop the database the two share.
+  async startPeer(env: Record<string, string> = {}): Promise<TestServer> {
+    const peer = new TestServer(this.db, { ...this.env, ...env });
+    peer.users = this.users;
+    await peer.start();
+    return peer;
+  }
+
   async restart(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     await this.stop(signal);
     this.stdout = '';
