@@ -45,7 +45,7 @@ export class EventSystem {
   private drainQueued = false;
   private announcing: number | null = null;
   private timers: NodeJS.Timeout[] = [];
-  private started = Math.floor(Date.now() / 1000);
+  private startedMs = Date.now();
   private closed = false;
   notifier: LogNotifier | null = null;
 
@@ -61,7 +61,7 @@ export class EventSystem {
 
   async start(): Promise<void> {
     this.lastSeen = await lastEventId(this.app.db);
-    RESTART_EVENT.server_generation = this.started;
+    RESTART_EVENT.server_generation = Math.floor(this.startedMs / 1000);
     const every = (ms: number, job: () => Promise<void> | void) => {
       const t = setInterval(() => void Promise.resolve().then(job).catch((err) => this.app.log.error({ err }, 'event system task failed')), ms);
       t.unref();
@@ -193,7 +193,8 @@ export class EventSystem {
       q.lastActivity = row.lastPoll * 1000;
       q.replayUpTo = this.lastSeen;
       q.replayFrom = row.ackedEventId;
-      q.restartNotice = row.lastPoll < this.started;
+      // Whole seconds: a poll in the second this process started counts as before it (a notice too many at worst).
+      q.restartNotice = row.lastPoll * 1000 < this.startedMs;
       this.indexQueue(q);
       return q;
     });
