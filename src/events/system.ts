@@ -3,15 +3,13 @@
 // this process while another one registered or served them (any process may serve any queue).
 import crypto from 'node:crypto';
 import type { App } from '../app.js';
-import {
-  deleteIdleQueueRows, deleteQueueRows, findQueueRow, insertQueueRow, lastEventId, pruneEvents, queueRowStates, readEvents,
-  touchQueueRows, updateQueueRows, type LoggedEvent,
-} from '../store/events.js';
+import { deleteIdleQueueRows, deleteQueueRows, findQueueRow, insertQueueRow, lastEventId, pruneEvents, readEvents, type LoggedEvent } from '../store/events.js';
 import { ApiError } from '../http/errors.js';
 import { FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
 import { CHANGE_LOG_KEEP_SECONDS, pruneCacheChanges } from '../store/cache.js';
 import { fanOut, type QueueIndex } from './fanout.js';
 import type { LogNotifier } from './notifier.js';
+import { idleEverywhere, reconcileQueues, saveQueues, SAVE_LAG_SECONDS, SYNC_MS } from './rows.js';
 import { BadEventQueueIdError, EventQueue, SLOT, type QueueOptions, type QueuedEvent } from './queue.js';
 
 const RESTART_EVENT = {
@@ -21,12 +19,6 @@ const RESTART_EVENT = {
   zulip_feature_level: FEATURE_LEVEL,
   server_generation: 0,
 };
-
-// How often queue positions are saved and compared with what other processes saved; how often a queue whose
-// poll stays parked is saved as polled; and so how long a row may look idle while its queue is in use.
-const SYNC_MS = 5_000;
-const TOUCH_MS = 30_000;
-const SAVE_LAG_SECONDS = (TOUCH_MS + 3 * SYNC_MS) / 1000;
 
 export interface EventSettings {
   heartbeatSeconds: number;
@@ -288,55 +280,22 @@ export class EventSystem {
     const idle = [...this.queues.values()].filter((q) => q.isIdle(now));
     if (idle.length) {
       await this.flush();
-      const states = await queueRowStates(this.app.db, idle.map((q) => q.id));
-      const nowSec = Math.floor(now / 1000);
-      for (const q of idle) {
-        const state = states.get(q.id);
-        this.remove(q, 'idle', !!state && state.lastPoll + q.idleTimeoutSecs > nowSec);
-      }
+      const gone = await idleEverywhere(this.app.db, idle);
+      for (const q of idle) this.remove(q, 'idle', !gone.has(q));
     }
     await deleteIdleQueueRows(this.app.db, Math.floor(now / 1000), SAVE_LAG_SECONDS);
     await pruneEvents(this.app.db, Math.floor(now / 1000) - 600);
     await pruneCacheChanges(this.app.db, Math.floor(now / 1000) - CHANGE_LOG_KEEP_SECONDS);
   }
 
-  // Saves this process's queue positions, then learns what other processes did with the same queues: a queue
-  // deleted there goes here too; one its client now polls elsewhere forgets what was acknowledged there, and
-  // this copy goes once it has not been polled here for two heartbeat intervals.
   private async sync(): Promise<void> {
     await this.flush();
-    const held = [...this.queues.values()];
-    if (!held.length) return;
-    const states = await queueRowStates(this.app.db, held.map((q) => q.id));
-    const now = Date.now();
-    for (const q of held) {
-      if (this.queues.get(q.id) !== q) continue;
-      const state = states.get(q.id);
-      if (!state) this.remove(q, 'deleted elsewhere', true);
-      else if (!q.parked && state.lastPoll * 1000 > q.lastActivity + 1000) {
-        q.forgetUpTo(state.ackedEventId * SLOT);
-        if (now - q.lastActivity > this.settings.heartbeatSeconds * 2000) this.remove(q, 'served elsewhere', true);
-      }
-    }
+    const held = (q: EventQueue) => this.queues.get(q.id) === q;
+    await reconcileQueues(this.app.db, [...this.queues.values()], this.settings.heartbeatSeconds, held, (q, why) => this.remove(q, why, true));
   }
 
-  // A parked poll counts as a poll now (saved again every TOUCH_MS while it stays parked), so that no process
-  // takes its queue for idle.
-  private async flush(): Promise<void> {
-    const now = Date.now();
-    const dirty = [...this.queues.values()].filter((q) => q.dirty);
-    const parked = [...this.queues.values()].filter((q) => q.parked && !q.dirty && now - q.savedAt > TOUCH_MS);
-    for (const q of [...dirty, ...parked]) {
-      q.dirty = false;
-      q.savedAt = now;
-    }
-    await updateQueueRows(
-      this.app.db,
-      dirty.map((q) => ({
-        id: q.id, lastPoll: Math.floor((q.parked ? now : q.lastActivity) / 1000), ackedEventId: q.acknowledgedLogId, lastId: q.lastId,
-      })),
-    );
-    await touchQueueRows(this.app.db, parked.map((q) => q.id), Math.floor(now / 1000));
+  private flush(): Promise<void> {
+    return saveQueues(this.app.db, [...this.queues.values()]);
   }
 
   // Finishes parked polls so the HTTP server can close, and saves every queue's position.
