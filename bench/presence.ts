@@ -9,6 +9,7 @@ import { findRealmBySubdomain } from '../src/store/realms.js';
 import { emailKey } from '../src/store/users.js';
 import { startTestServer, type TestServer } from '../test/helpers/server.js';
 import { basic, percentile, request } from './load.js';
+import { report, type Row } from './report.js';
 
 const quick = process.argv.includes('--quick');
 const USERS = 1000;
@@ -64,7 +65,8 @@ async function timed(server: TestServer, n: number, fn: (i: number) => Promise<u
 }
 
 const ms = (sorted: number[]) => `${percentile(sorted, 50).toFixed(2)} ms / ${percentile(sorted, 99).toFixed(2)} ms (server CPU ${cpuPerRequest.toFixed(2)} ms per request)`;
-const rows: [string, string][] = [];
+const rows: Row[] = [];
+const row = (figure: string, result: string, target?: string, met?: boolean) => rows.push({ id: 'B7', figure, result, target, met });
 const server = await startTestServer({ env: { PARLANCE_HEARTBEAT_SECONDS: '600', PARLANCE_LOG_LEVEL: 'error' } });
 try {
   const users = await seedUsers(server, USERS);
@@ -83,10 +85,10 @@ try {
     const r = await post(i, { status: i % 3 ? 'idle' : 'active', last_update_id: String(lastSeen.get(i % users.length) ?? USERS) });
     lastSeen.set(i % users.length, r.body.presence_last_update_id);
   });
-  rows.push([`B7 POST /users/me/presence, ${USERS} active users, with last_update_id: median / p99`, ms(incremental)]);
-  rows.push(['B7 POST /users/me/presence, ping_only: median / p99', ms(await timed(server, n, (i) => post(i, { status: 'active', ping_only: 'true' })))]);
-  rows.push([`B7 POST /users/me/presence, full modern answer (${USERS} entries): median / p99`, ms(await timed(server, quick ? 100 : 500, (i) => post(i, { status: 'active', last_update_id: '-1' })))]);
-  rows.push([`B7 POST /users/me/presence, full legacy answer (${USERS} entries): median / p99`, ms(await timed(server, quick ? 100 : 500, (i) => post(i, { status: 'active' })))]);
+  row(`POST /users/me/presence, ${USERS} active users, with last_update_id: median / p99`, ms(incremental), 'median ≤ 2 ms', percentile(incremental, 50) <= 2);
+  row('POST /users/me/presence, ping_only: median / p99', ms(await timed(server, n, (i) => post(i, { status: 'active', ping_only: 'true' }))));
+  row(`POST /users/me/presence, full modern answer (${USERS} entries): median / p99`, ms(await timed(server, quick ? 100 : 500, (i) => post(i, { status: 'active', last_update_id: '-1' }))));
+  row(`POST /users/me/presence, full legacy answer (${USERS} entries): median / p99`, ms(await timed(server, quick ? 100 : 500, (i) => post(i, { status: 'active' }))));
 
   // A bulk settings change by an administrator for every member (1,000 seeded users and the test users).
   const iago = basic(server.users.iago.email, server.users.iago.apiKey);
@@ -96,14 +98,11 @@ try {
     const r = await request(server.url, iago, 'PATCH', '/settings', { enter_sends: String(i % 2 === 0), target_users: JSON.stringify({ group_ids: [members] }) });
     if (r.status !== 200) throw new Error(JSON.stringify(r.body));
   });
-  rows.push([`bulk PATCH /settings for ${USERS}+ users (one setting): median / max`, `${percentile(bulk, 50).toFixed(0)} ms / ${bulk.at(-1)!.toFixed(0)} ms (server CPU ${cpuPerRequest.toFixed(0)} ms per request)`]);
+  row(`bulk PATCH /settings for ${USERS}+ users (one setting): median / max`, `${percentile(bulk, 50).toFixed(0)} ms / ${bulk.at(-1)!.toFixed(0)} ms (server CPU ${cpuPerRequest.toFixed(0)} ms per request)`, '≤ 1 s', bulk.at(-1)! <= 1000);
 } finally {
   if (server.stderr) console.error(server.stderr.slice(0, 2000));
   await server.stop('SIGTERM');
   await server.close();
 }
-
-const db = process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite';
-console.log(`\n| figure (${db}) | result |\n|---|---|`);
-for (const [k, v] of rows) console.log(`| ${k} | ${v} |`);
+report(rows);
 process.exit(0);

@@ -16,6 +16,7 @@ const SCRIPTS: { file: string; ids: string[] }[] = [
   { file: 'history.ts', ids: ['B5'] },
   { file: 'register.ts', ids: ['B6'] },
   { file: 'presence.ts', ids: ['B7'] },
+  { file: 'scale.ts', ids: ['B1', 'B3'] },
 ];
 
 const here = path.dirname(fileURLToPath(import.meta.url));

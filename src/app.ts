@@ -1,5 +1,6 @@
 // What every action and route receives: configuration, the database and the process-wide services.
 import type { Logger } from 'pino';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Db, Dialect } from './store/db.js';
 import type { RateLimiter } from './http/rate-limit.js';
@@ -13,6 +14,8 @@ export interface App {
   db: Db;
   dialect: Dialect;
   log: Logger;
+  // Set when REDIS_URL is: state shared with the other server processes.
+  redis?: Redis;
   limiter: RateLimiter;
   passwords: PasswordHasher;
   storage: ObjectStorage;

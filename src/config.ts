@@ -5,7 +5,10 @@ export interface Config {
   port: number;
   dataDir: string;
   databaseUrl?: string;
+  redisUrl?: string;
+  redisPrefix: string;
   externalUrl?: string;
+  trustProxy?: string;
   logLevel: string;
   rateLimitPerMinute: number;
   rateLimitIpPerMinute: number;
@@ -43,6 +46,9 @@ export const SETTINGS: Setting[] = [
   { key: 'port', env: 'PARLANCE_PORT', kind: 'int', default: 9991, help: 'port to listen on (0 picks a free one)' },
   { key: 'dataDir', env: 'PARLANCE_DATA', kind: 'string', default: './data', help: 'data directory (SQLite file)' },
   { key: 'databaseUrl', env: 'DATABASE_URL', kind: 'string', help: 'PostgreSQL URL; SQLite in the data directory when unset (PARLANCE_DATABASE_URL also works)' },
+  { key: 'redisUrl', env: 'REDIS_URL', kind: 'string', help: 'Redis URL; when set, rate limits and event notifications are shared with the other server processes (PARLANCE_REDIS_URL also works)' },
+  { key: 'redisPrefix', env: 'PARLANCE_REDIS_PREFIX', kind: 'string', default: 'parlance:', help: 'prefix of every Redis key and channel, so that several installations can share one Redis' },
+  { key: 'trustProxy', env: 'PARLANCE_TRUST_PROXY', kind: 'string', help: 'reverse proxies whose X-Forwarded-For names the client (for the per-IP limit): their addresses or CIDR ranges, comma-separated, or true for any' },
   { key: 'externalUrl', env: 'PARLANCE_EXTERNAL_URL', kind: 'string', help: 'public base URL; taken from the Host header when unset' },
   { key: 'logLevel', env: 'PARLANCE_LOG_LEVEL', kind: 'string', default: 'info', help: 'pino log level (silent, error, warn, info, debug)' },
   { key: 'rateLimitPerMinute', env: 'PARLANCE_RATE_LIMIT', kind: 'int', default: 200, help: 'requests per minute per user; 0 disables the per-user and per-IP limits' },
@@ -73,6 +79,7 @@ export function loadConfig(overrides: Partial<Record<keyof Config, string | numb
   for (const s of SETTINGS) {
     let value: string | number | undefined = overrides[s.key] ?? env[s.env];
     if (value === undefined && s.key === 'databaseUrl') value = env.PARLANCE_DATABASE_URL;
+    if (value === undefined && s.key === 'redisUrl') value = env.PARLANCE_REDIS_URL;
     if (value === undefined || value === '') value = s.default;
     if (value === undefined) continue;
     if (s.kind === 'int') {

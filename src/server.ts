@@ -4,11 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import type { App } from './app.js';
 import type { Config } from './config.js';
 import { buildHttp } from './http/server.js';
-import { RateLimiter } from './http/rate-limit.js';
+import { MemoryRateLimiter, RedisRateLimiter } from './http/rate-limit.js';
+import { connectRedis } from './lib/redis.js';
 import { passwordHasher } from './lib/secrets.js';
 import { allRoutes } from './routes/index.js';
 import { openDatabase, type Database } from './store/db.js';
 import { EventSystem } from './events/system.js';
+import { postgresNotifier, redisNotifier, type LogNotifier } from './events/notifier.js';
 import { deliverDueScheduled } from './actions/scheduled-messages.js';
 import { syncCaches } from './store/cache.js';
 import { promoteFullMembers } from './actions/full-members.js';
@@ -25,13 +27,17 @@ export interface Running {
 }
 
 export async function openApp(config: Config, log = pino({ level: config.logLevel })): Promise<{ app: App; database: Database }> {
-  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const opened = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
+  // The app's shared connections close together.
+  const database: Database = { ...opened, close: async () => (await redis?.quit(), opened.close()) };
   const app: App = {
     config,
     db: database.db,
     dialect: database.dialect,
     log,
-    limiter: new RateLimiter(),
+    redis,
+    limiter: redis ? new RedisRateLimiter(redis, log, `${config.redisPrefix}rl:`) : new MemoryRateLimiter(),
     passwords: passwordHasher(config.argon2MemoryKib),
     storage: openStorage(config),
     eventsCommitted: () => {},
@@ -50,6 +56,7 @@ export async function startServer(config: Config): Promise<Running> {
     logPollMs: config.eventLogPollMs,
   });
   await events.start();
+  events.notifier = await openNotifier(app, (position) => events.logGrew(position));
   app.events = events;
   app.eventsCommitted = (logged) => events.committed(logged);
   const http = await buildHttp(app, allRoutes());
@@ -72,6 +79,14 @@ export async function startServer(config: Config): Promise<Running> {
       await database.close();
     })());
   return { app, http, url: address, close };
+}
+
+// Other processes on the same database learn of new events through Redis when there is one, else through
+// PostgreSQL; one SQLite file is served by processes of one machine, which read its log often enough.
+function openNotifier(app: App, onNotice: (position: number) => void): Promise<LogNotifier | null> {
+  if (app.redis) return redisNotifier(app.redis, app.config.redisPrefix, app.log, onNotice);
+  if (app.config.databaseUrl) return postgresNotifier(app.config.databaseUrl, app.log, onNotice);
+  return Promise.resolve(null);
 }
 
 // A periodic job that never overlaps itself; `stop` waits for a run in progress.

@@ -130,9 +130,11 @@ describe('event queues', () => {
     const pruned = await server.as('hamlet').get('/events', { queue_id: reg.queue_id, last_event_id: -1, dont_block: true });
     assert.equal(pruned.status, 400);
     assert.equal(pruned.body.msg, 'An event newer than -1 has already been pruned!');
-    const invented = await server.as('hamlet').get('/events', { queue_id: reg.queue_id, last_event_id: ev.id + 12345, dont_block: true });
+    // An event id this queue never had (a log event's id, 1,000 log positions ahead).
+    const inventedId = ev.id + 4096 * 1000;
+    const invented = await server.as('hamlet').get('/events', { queue_id: reg.queue_id, last_event_id: inventedId, dont_block: true });
     assert.equal(invented.status, 400);
-    assert.equal(invented.body.msg, `Event ${ev.id + 12345} was not in this queue`);
+    assert.equal(invented.body.msg, `Event ${inventedId} was not in this queue`);
     assert.equal(invented.body.code, 'BAD_REQUEST');
   });
 

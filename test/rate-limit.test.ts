@@ -130,3 +130,21 @@ test('PARLANCE_RATE_LIMIT=0 turns off the per-user and per-IP limits', async () 
   }
   assertRateLimited(await unlimited.anon().post('/fetch_api_key', { username: cordelia.email, password: cordelia.password }), 1800);
 });
+
+test('behind a trusted reverse proxy (PARLANCE_TRUST_PROXY) the per-IP limit counts the forwarded client address', async () => {
+  const proxied = await startTestServer({ env: { PARLANCE_RATE_LIMIT: '5', PARLANCE_RATE_LIMIT_IP: '2', PARLANCE_TRUST_PROXY: '127.0.0.0/8' } });
+  try {
+    const proxy = freshIp();
+    const via = (client: string) => proxied.anon().get('/server_settings', {}, { localAddress: proxy, headers: { 'x-forwarded-for': client } });
+    for (let i = 0; i < 2; i++) assertSuccess(await via('203.0.113.7'));
+    assertRateLimited(await via('203.0.113.7'), 60);
+    // Another client behind the same proxy has its own allowance.
+    assertSuccess(await via('203.0.113.8'));
+  } finally {
+    await proxied.close();
+  }
+  // An untrusted peer cannot pick its address: the limited server counts the connection's own.
+  const direct = freshIp();
+  for (let i = 0; i < 3; i++) assertSuccess(await limited.anon().get('/server_settings', {}, { localAddress: direct, headers: { 'x-forwarded-for': `198.51.100.${i}` } }));
+  assertRateLimited(await limited.anon().get('/server_settings', {}, { localAddress: direct, headers: { 'x-forwarded-for': '198.51.100.99' } }), 60);
+});

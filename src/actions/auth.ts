@@ -12,13 +12,13 @@ export async function accessUserByPassword(app: App, realm: Realm, username: str
   const { authFailuresPerWindow: max, authFailureWindowSeconds: window } = app.config;
   const bucket = `auth:${realm.id}:${emailKey(username)}`;
   if (max > 0) {
-    const v = app.limiter.hit(bucket, max, window);
+    const v = await app.limiter.hit(bucket, max, window);
     if (!v.allowed) throw new RateLimitedError(Math.round(v.retryAfter));
   }
   const user = await findUserByEmail(app.db, realm.id, username);
   const ok = await app.passwords.verify(user && !user.isBot ? user.passwordHash : null, password);
   if (!user || !ok) throw new AuthenticationFailedError();
-  if (max > 0) app.limiter.refund(bucket);
+  if (max > 0) await app.limiter.refund(bucket);
   if (!user.isActive) throw new AuthenticationFailedError('USER_DEACTIVATED', 'Account is deactivated');
   if (realm.deactivated) {
     throw new AuthenticationFailedError('REALM_DEACTIVATED', 'This organization has been deactivated');

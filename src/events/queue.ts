@@ -58,6 +58,7 @@ export class EventQueue {
   lastId: number;
   lastActivity = Date.now();
   dirty = false;
+  savedAt = 0; // when the queue's row was last written
   private waiter: Waiter | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private waking: NodeJS.Timeout | NodeJS.Immediate | null = null;
@@ -67,6 +68,8 @@ export class EventQueue {
   // Set on a queue restored after a restart: the log position up to which its events must be replayed on the
   // client's next poll, which tells how far it had got.
   replayUpTo: number | null = null;
+  replayFrom = 0; // the log position the queue's row had acknowledged: the log may have been pruned below it
+  restartNotice = false; // whether the replay begins with a restart event
   resyncing: Promise<void> | null = null;
 
   constructor(
@@ -122,19 +125,33 @@ export class EventQueue {
     this.wake();
   }
 
-  // Acknowledges every event up to `lastEventId`, as the reference server does, with its errors.
-  acknowledge(lastEventId: number): void {
+  // Acknowledges every event up to `lastEventId`, as the reference server does, with its errors. One exception:
+  // an id between log slots (a heartbeat or restart notice) that another process made for this queue, whose
+  // client polls any process; it cannot be newer than the log position `logPosition`.
+  acknowledge(lastEventId: number, logPosition: number): void {
     if (lastEventId < this.newestPrunedId) {
       throw new ApiError(`An event newer than ${lastEventId} has already been pruned!`);
     }
+    this.forgetUpTo(lastEventId);
+    if (lastEventId === this.newestPrunedId) return;
+    if (lastEventId % SLOT !== 0 && Math.floor(lastEventId / SLOT) <= logPosition) {
+      this.newestPrunedId = lastEventId;
+      this.dirty = true;
+      return;
+    }
+    throw new ApiError(`Event ${lastEventId} was not in this queue`);
+  }
+
+  // Drops the events up to `id`; returns how many.
+  forgetUpTo(id: number): number {
     let n = 0;
-    while (n < this.events.length && this.events[n].id <= lastEventId) n++;
+    while (n < this.events.length && this.events[n].id <= id) n++;
     if (n > 0) {
-      this.newestPrunedId = this.events[n - 1].id;
+      this.newestPrunedId = Math.max(this.newestPrunedId, this.events[n - 1].id);
       this.events.splice(0, n);
       this.dirty = true;
     }
-    if (lastEventId !== this.newestPrunedId) throw new ApiError(`Event ${lastEventId} was not in this queue`);
+    return n;
   }
 
   // Parks a poll until an event arrives. Events that arrived since the queue was last answered, less than

@@ -1,14 +1,15 @@
-// The event system of one server process: its queues, delivery from the event log, heartbeats, garbage
-// collection, and restoring queues after a restart or a crash.
+// The event system of one server process: the queues it holds, delivery from the event log, heartbeats, garbage
+// collection, and queues taken up from their rows — after a restart or a crash, or because their client polls
+// this process while another one registered or served them (any process may serve any queue).
 import crypto from 'node:crypto';
 import type { App } from '../app.js';
-import {
-  deleteQueueRows, insertQueueRow, lastEventId, listQueueRows, pruneEvents, readEvents, updateQueueRows,
-  type LoggedEvent,
-} from '../store/events.js';
+import { deleteIdleQueueRows, deleteQueueRows, findQueueRow, insertQueueRow, lastEventId, pruneEvents, readEvents, type LoggedEvent } from '../store/events.js';
+import { ApiError } from '../http/errors.js';
 import { FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
 import { CHANGE_LOG_KEEP_SECONDS, pruneCacheChanges } from '../store/cache.js';
-import { accepts, flavourKey, reformat } from './filter.js';
+import { fanOut, type QueueIndex } from './fanout.js';
+import type { LogNotifier } from './notifier.js';
+import { idleEverywhere, reconcileQueues, saveQueues, SAVE_LAG_SECONDS, SYNC_MS } from './rows.js';
 import { BadEventQueueIdError, EventQueue, SLOT, type QueueOptions, type QueuedEvent } from './queue.js';
 
 const RESTART_EVENT = {
@@ -29,13 +30,16 @@ export interface EventSettings {
 
 export class EventSystem {
   private queues = new Map<string, EventQueue>();
-  private byUser = new Map<number, Set<EventQueue>>();
-  private byRealm = new Map<number, Set<EventQueue>>();
+  private index: QueueIndex = { byUser: new Map(), byRealm: new Map() };
+  private adopting = new Map<string, Promise<EventQueue | undefined>>();
   private lastSeen = 0; // highest event-log id delivered to this process's queues
   private chain: Promise<void> = Promise.resolve();
+  private drainQueued = false;
+  private announcing: number | null = null;
   private timers: NodeJS.Timeout[] = [];
-  private started = Math.floor(Date.now() / 1000);
+  private startedMs = Date.now();
   private closed = false;
+  notifier: LogNotifier | null = null;
 
   constructor(private app: App, private settings: EventSettings) {}
 
@@ -49,38 +53,60 @@ export class EventSystem {
 
   async start(): Promise<void> {
     this.lastSeen = await lastEventId(this.app.db);
-    RESTART_EVENT.server_generation = this.started;
-    for (const row of await listQueueRows(this.app.db)) {
-      const q = new EventQueue(row.id, row.realmId, row.userId, row.options as unknown as QueueOptions, row.idleTimeout, row.baseEventId, row.created, row.lastId);
-      q.lastActivity = row.lastPoll * 1000;
-      q.replayUpTo = this.lastSeen;
-      this.index(q);
-    }
+    RESTART_EVENT.server_generation = Math.floor(this.startedMs / 1000);
     const every = (ms: number, job: () => Promise<void> | void) => {
       const t = setInterval(() => void Promise.resolve().then(job).catch((err) => this.app.log.error({ err }, 'event system task failed')), ms);
       t.unref();
       this.timers.push(t);
     };
-    every(this.settings.logPollMs, () => this.serial(() => this.drain()));
+    every(this.settings.logPollMs, () => this.logGrew());
     every(this.settings.gcIntervalSeconds * 1000, () => this.collect());
-    every(5_000, () => this.flush());
+    every(SYNC_MS, () => this.sync());
   }
 
   // Work on the queues runs one job at a time, so events reach every queue in log order.
-  private serial(job: () => Promise<void> | void): Promise<void> {
+  private serial<T>(job: () => Promise<T> | T): Promise<T> {
     const next = this.chain.then(job);
-    this.chain = next.catch((err) => this.app.log.error({ err }, 'event delivery failed'));
+    this.chain = next.then(
+      () => {},
+      (err) => this.app.log.error({ err }, 'event delivery failed'),
+    );
     return next;
   }
 
   // Called after a commit in this process. Contiguous events are delivered from memory; a gap means another
   // process wrote to the log, so read it in order. Resolves once they are in the queues (never rejects: a
-  // failure is logged, and the periodic read of the log delivers them later).
+  // failure is logged, and the periodic read of the log delivers them later). Other processes are told.
   committed(events: LoggedEvent[]): Promise<void> {
-    return this.serial(async () => {
+    const delivered = this.serial(async () => {
       if (events[0].id === this.lastSeen + 1) events.forEach((e) => this.deliver(e));
       else await this.drain();
     }).catch(() => {});
+    this.announce(events[events.length - 1].id);
+    return delivered;
+  }
+
+  // One notice per turn of the event loop carries every commit of that turn (a group commit makes several).
+  private announce(position: number): void {
+    if (!this.notifier) return;
+    const pending = this.announcing !== null;
+    this.announcing = Math.max(this.announcing ?? 0, position);
+    if (pending) return;
+    setImmediate(() => {
+      const upTo = this.announcing!;
+      this.announcing = null;
+      this.notifier?.published(upTo);
+    });
+  }
+
+  // The log may hold events this process has not read (another process's notice, or the periodic check).
+  logGrew(position = Infinity): void {
+    if (position <= this.lastSeen || this.drainQueued || this.closed) return;
+    this.drainQueued = true;
+    void this.serial(() => {
+      this.drainQueued = false;
+      return this.drain();
+    });
   }
 
   private async drain(): Promise<void> {
@@ -93,44 +119,7 @@ export class EventSystem {
 
   private deliver(e: LoggedEvent, only?: EventQueue): void {
     if (e.id > this.lastSeen) this.lastSeen = e.id;
-    // One event object per flavour (and, for messages, per set of flags), shared by the queues that get it, so
-    // that it is also serialized once (serializeEvents).
-    const formatted = new Map<string, Record<string, unknown>>();
-    const offer = (q: EventQueue, flags: string[]) => {
-      if (q.realmId !== e.realmId || e.id <= q.baseEventId) return;
-      if (!accepts(q.options, e.event, flags)) return;
-      const key = flavourKey(q.options);
-      let event = formatted.get(key);
-      if (!event) formatted.set(key, (event = reformat(q.options, e.event)));
-      if (e.event.type === 'message') {
-        if (e.event._sender_queue_id === q.id) event = { ...event, flags, local_message_id: e.event._local_id };
-        else {
-          const flagged = `${key} ${flags.join(',')}`;
-          const shared = formatted.get(flagged);
-          if (shared) event = shared;
-          else formatted.set(flagged, (event = { ...event, flags }));
-        }
-      }
-      if (!q.push(e.id, event, this.settings.maxQueueLength)) this.remove(q, 'overflow');
-    };
-    // Public-channel messages also reach queues that asked for every public channel, or that have a narrow.
-    if (e.event._public_channel) {
-      const recipients = new Set((e.users ?? []).map((r) => (typeof r === 'number' ? r : r.id)));
-      for (const q of only ? [only] : this.byRealm.get(e.realmId) ?? []) {
-        if (!recipients.has(q.userId) && q.options.readsPublicChannels && (q.options.allPublicStreams || q.options.narrow.length)) offer(q, []);
-      }
-    }
-    if (e.users === null) {
-      for (const q of only ? [only] : this.byRealm.get(e.realmId) ?? []) offer(q, []);
-      return;
-    }
-    for (const r of e.users) {
-      const userId = typeof r === 'number' ? r : r.id;
-      const flags = typeof r === 'number' ? [] : (r.flags ?? []);
-      if (only) {
-        if (only.userId === userId) offer(only, flags);
-      } else for (const q of this.byUser.get(userId) ?? []) offer(q, flags);
-    }
+    fanOut(e, this.index, this.settings.maxQueueLength, (q) => this.remove(q, 'overflow'), only);
   }
 
   // A new queue receives every event logged after `baseEventId`, the log position its state was read at.
@@ -148,30 +137,63 @@ export class EventSystem {
         if (rows.length < 1000) break;
         after = rows[rows.length - 1].id;
       }
-      this.index(q);
+      this.indexQueue(q);
     });
     return q;
   }
 
-  private index(q: EventQueue): void {
+  private indexQueue(q: EventQueue): void {
     this.queues.set(q.id, q);
     const add = <K>(map: Map<K, Set<EventQueue>>, key: K) => {
       let set = map.get(key);
       if (!set) map.set(key, (set = new Set()));
       set.add(q);
     };
-    add(this.byUser, q.userId);
-    add(this.byRealm, q.realmId);
+    add(this.index.byUser, q.userId);
+    add(this.index.byRealm, q.realmId);
   }
 
-  access(queueId: string, userId: number): EventQueue {
-    const q = this.queues.get(queueId);
+  async access(queueId: string, userId: number): Promise<EventQueue> {
+    const q = this.queues.get(queueId) ?? (await this.adopt(queueId));
     if (!q || q.userId !== userId) throw new BadEventQueueIdError(queueId);
     return q;
   }
 
-  // After a restart the client's acknowledged id tells where its queue stood: replay its events from the log
-  // up to the restart, then a restart event, then what arrived since (which kept arriving meanwhile).
+  // A queue this process does not hold. Its row tells where its client stood; the log holds its events, which
+  // are replayed on this first poll (resync), after a restart notice if this process started since the queue
+  // was last polled anywhere.
+  private adopt(queueId: string): Promise<EventQueue | undefined> {
+    let pending = this.adopting.get(queueId);
+    if (!pending) {
+      pending = this.load(queueId).finally(() => this.adopting.delete(queueId));
+      this.adopting.set(queueId, pending);
+    }
+    return pending;
+  }
+
+  private async load(queueId: string): Promise<EventQueue | undefined> {
+    if (this.closed) return undefined;
+    const row = await findQueueRow(this.app.db, queueId);
+    if (!row) return undefined;
+    return this.serial(async () => {
+      const held = this.queues.get(queueId);
+      if (held) return held;
+      // Read the log first: every event the queue's last process delivered to it is then at or below replayUpTo.
+      await this.drain();
+      const options = row.options as unknown as QueueOptions;
+      const q = new EventQueue(row.id, row.realmId, row.userId, options, row.idleTimeout, row.baseEventId, row.created, row.lastId);
+      q.lastActivity = row.lastPoll * 1000;
+      q.replayUpTo = this.lastSeen;
+      q.replayFrom = row.ackedEventId;
+      // Whole seconds: a poll in the second this process started counts as before it (a notice too many at worst).
+      q.restartNotice = row.lastPoll * 1000 < this.startedMs;
+      this.indexQueue(q);
+      return q;
+    });
+  }
+
+  // On a queue's first poll in this process the client's acknowledged id tells where it stood: replay its events
+  // from the log up to the moment it was taken up, then what arrived since (which kept arriving meanwhile).
   resync(q: EventQueue, lastEventId: number): Promise<void> {
     if (q.replayUpTo === null) return Promise.resolve();
     q.resyncing ??= this.replay(q, q.replayUpTo, lastEventId).finally(() => (q.resyncing = null));
@@ -179,6 +201,8 @@ export class EventSystem {
   }
 
   private async replay(q: EventQueue, upTo: number, lastEventId: number): Promise<void> {
+    // The log keeps what some queue has not acknowledged; older events may be gone.
+    if (Math.max(Math.floor(lastEventId / SLOT), q.baseEventId) < q.replayFrom) throw new ApiError(`An event newer than ${lastEventId} has already been pruned!`);
     const acked = Math.max(lastEventId, q.baseEventId * SLOT);
     const past = new EventQueue(q.id, q.realmId, q.userId, q.options, q.idleTimeoutSecs, q.baseEventId, q.created, acked);
     for (let after = Math.floor(acked / SLOT); after < upTo; ) {
@@ -191,12 +215,19 @@ export class EventSystem {
       if (rows.length < 1000) break;
       after = rows[rows.length - 1].id;
     }
-    if (!q.options.eventTypes || q.options.eventTypes.includes('restart')) past.pushLocal(RESTART_EVENT, upTo);
-    q.events = [...past.events, ...q.events];
+    if (q.restartNotice && (!q.options.eventTypes || q.options.eventTypes.includes('restart'))) past.pushLocal(RESTART_EVENT, upTo);
+    q.events = [...past.events, ...q.events.filter((e) => e.id > past.lastId)];
     q.lastId = Math.max(q.lastId, past.lastId);
     q.newestPrunedId = lastEventId;
     q.replayUpTo = null;
     q.dirty = true;
+  }
+
+  // A client that polled another process last may have seen events this process has not read yet: read them
+  // first, so that its queue here holds what it acknowledges.
+  async acknowledge(q: EventQueue, lastEventId: number): Promise<void> {
+    if (Math.floor(lastEventId / SLOT) > this.lastSeen) await this.serial(() => this.drain());
+    q.acknowledge(lastEventId, this.lastSeen);
   }
 
   // Resolves once the events committed in this process so far are in their queues (delivery runs after the
@@ -230,33 +261,41 @@ export class EventSystem {
     await deleteQueueRows(this.app.db, [q.id]);
   }
 
-  private remove(q: EventQueue, why: string): void {
+  // `keepRow`: only this process's copy goes (the queue lives on in its row, for its client to poll elsewhere).
+  private remove(q: EventQueue, why: string, keepRow = false): void {
     if (!this.queues.delete(q.id)) return;
-    this.byUser.get(q.userId)?.delete(q);
-    this.byRealm.get(q.realmId)?.delete(q);
-    if (this.byUser.get(q.userId)?.size === 0) this.byUser.delete(q.userId);
-    if (this.byRealm.get(q.realmId)?.size === 0) this.byRealm.delete(q.realmId);
+    for (const [map, key] of [[this.index.byUser, q.userId], [this.index.byRealm, q.realmId]] as const) {
+      map.get(key)?.delete(q);
+      if (map.get(key)?.size === 0) map.delete(key);
+    }
     q.finishPoll();
-    if (why !== 'deleted') void deleteQueueRows(this.app.db, [q.id]).catch(() => {});
+    if (why !== 'deleted' && !keepRow) void deleteQueueRows(this.app.db, [q.id]).catch(() => {});
     this.app.log.debug({ queue: q.id, why }, 'event queue removed');
   }
 
+  // Queues idle here are dropped; their rows too unless another process polled them since. Rows no process has
+  // polled for their idle timeout (a process died and its clients never came back) are deleted by any process.
   private async collect(): Promise<void> {
     const now = Date.now();
     const idle = [...this.queues.values()].filter((q) => q.isIdle(now));
-    idle.forEach((q) => this.remove(q, 'idle'));
-    await this.flush();
+    if (idle.length) {
+      await this.flush();
+      const gone = await idleEverywhere(this.app.db, idle);
+      for (const q of idle) this.remove(q, 'idle', !gone.has(q));
+    }
+    await deleteIdleQueueRows(this.app.db, Math.floor(now / 1000), SAVE_LAG_SECONDS);
     await pruneEvents(this.app.db, Math.floor(now / 1000) - 600);
     await pruneCacheChanges(this.app.db, Math.floor(now / 1000) - CHANGE_LOG_KEEP_SECONDS);
   }
 
-  private async flush(): Promise<void> {
-    const dirty = [...this.queues.values()].filter((q) => q.dirty);
-    dirty.forEach((q) => (q.dirty = false));
-    await updateQueueRows(
-      this.app.db,
-      dirty.map((q) => ({ id: q.id, lastPoll: Math.floor(q.lastActivity / 1000), ackedEventId: q.acknowledgedLogId, lastId: q.lastId })),
-    );
+  private async sync(): Promise<void> {
+    await this.flush();
+    const held = (q: EventQueue) => this.queues.get(q.id) === q;
+    await reconcileQueues(this.app.db, [...this.queues.values()], this.settings.heartbeatSeconds, held, (q, why) => this.remove(q, why, true));
+  }
+
+  private flush(): Promise<void> {
+    return saveQueues(this.app.db, [...this.queues.values()]);
   }
 
   // Finishes parked polls so the HTTP server can close, and saves every queue's position.
@@ -267,5 +306,6 @@ export class EventSystem {
     await this.chain;
     for (const q of this.queues.values()) q.dirty = true;
     await this.flush();
+    await this.notifier?.close();
   }
 }

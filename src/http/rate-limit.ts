@@ -1,5 +1,8 @@
-// Fixed-window request counters, kept in this process. The interface is small on purpose so that a shared
-// store (Redis) can stand behind it when several processes serve one organization.
+// Fixed-window request counters. One process keeps them in memory; several processes serving one database
+// share them in Redis (REDIS_URL), so a client cannot multiply its allowance by spreading requests.
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+
 export interface Verdict {
   allowed: boolean;
   limit: number;
@@ -8,12 +11,31 @@ export interface Verdict {
   retryAfter: number; // seconds until the window resets
 }
 
+export interface RateLimiter {
+  // Counts one request against the key; refuses it once `limit` requests were made in the window.
+  hit(key: string, limit: number, windowSeconds?: number): Promise<Verdict>;
+  // For buckets that count only failures: `hit` before the attempt (so that concurrent attempts cannot all pass
+  // before any failure is counted), then `refund` one that succeeds.
+  refund(key: string): Promise<void>;
+  close(): void;
+}
+
+function verdict(count: number, limit: number, allowed: boolean, resetAtMs: number, now: number): Verdict {
+  return {
+    allowed,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetAt: Math.ceil(resetAtMs / 1000),
+    retryAfter: Math.max(0, (resetAtMs - now) / 1000),
+  };
+}
+
 interface Window {
   count: number;
   resetAtMs: number;
 }
 
-export class RateLimiter {
+export class MemoryRateLimiter implements RateLimiter {
   private windows = new Map<string, Window>();
   private sweeper: NodeJS.Timeout;
 
@@ -32,27 +54,16 @@ export class RateLimiter {
     return w;
   }
 
-  private verdict(w: Window, limit: number, allowed: boolean): Verdict {
-    return {
-      allowed,
-      limit,
-      remaining: Math.max(0, limit - w.count),
-      resetAt: Math.ceil(w.resetAtMs / 1000),
-      retryAfter: Math.max(0, (w.resetAtMs - this.now()) / 1000),
-    };
-  }
-
-  // Counts one request against the key; refuses it once `limit` requests were made in the window.
-  hit(key: string, limit: number, windowSeconds = 60): Verdict {
+  async hit(key: string, limit: number, windowSeconds = 60): Promise<Verdict> {
     const w = this.current(key, windowSeconds);
-    if (w.count >= limit) return this.verdict(w, limit, false);
+    if (w.count >= limit) return verdict(w.count, limit, false, w.resetAtMs, this.now());
     w.count++;
-    return this.verdict(w, limit, true);
+    return verdict(w.count, limit, true, w.resetAtMs, this.now());
   }
 
   // For buckets that count only failures: `hit` before the attempt, so that concurrent attempts cannot all pass
   // the check before any failure is counted, and `refund` the ones that succeed.
-  refund(key: string): void {
+  async refund(key: string): Promise<void> {
     const w = this.windows.get(key);
     if (w && w.count > 0) w.count--;
   }
@@ -65,4 +76,45 @@ export class RateLimiter {
   close(): void {
     clearInterval(this.sweeper);
   }
+}
+
+// One round trip per request: the counter and its expiry change together in a script, so a window always
+// ends even if a process dies between the two.
+const HIT = `
+local c = redis.call('INCR', KEYS[1])
+if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {c, ttl}`;
+
+const REFUND = `
+local c = tonumber(redis.call('GET', KEYS[1]) or '0')
+if c > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
+// While Redis is unreachable requests are let through (and the failure logged): an outage of the limiter
+// must not become an outage of the chat.
+export class RedisRateLimiter implements RateLimiter {
+  constructor(private redis: Redis, private log: Logger, private prefix: string) {}
+
+  async hit(key: string, limit: number, windowSeconds = 60): Promise<Verdict> {
+    const now = Date.now();
+    try {
+      const [count, ttl] = (await this.redis.eval(HIT, 1, this.prefix + key, windowSeconds * 1000)) as [number, number];
+      return verdict(count, limit, count <= limit, now + ttl, now);
+    } catch (err) {
+      return this.failOpen(err, limit, windowSeconds, now);
+    }
+  }
+
+  async refund(key: string): Promise<void> {
+    await this.redis.eval(REFUND, 1, this.prefix + key).catch((err) => this.log.warn({ err }, 'rate limit store unavailable; refund skipped'));
+  }
+
+  private failOpen(err: unknown, limit: number, windowSeconds: number, now: number): Verdict {
+    this.log.warn({ err }, 'rate limit store unavailable; request allowed');
+    return verdict(0, limit, true, now + windowSeconds * 1000, now);
+  }
+
+  close(): void {}
 }

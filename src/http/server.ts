@@ -60,6 +60,7 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
     // Node checks those limits periodically (every 30 s by default): often enough for the shortest one.
     http: { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.min(headersTimeout, requestTimeout || headersTimeout) / 4)) },
     routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: trustedProxies(app.config.trustProxy),
     // Malformed HTTP (oversized headers, bad request lines) never reaches a route; answer in our envelope too.
     clientErrorHandler: (err, socket) => {
       const code = (err as { code?: string }).code;
@@ -150,9 +151,9 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
   return http;
 }
 
-function limit(app: App, reply: FastifyReply, key: string, perMinute: number, headers: boolean): void {
+async function limit(app: App, reply: FastifyReply, key: string, perMinute: number, headers: boolean): Promise<void> {
   if (perMinute <= 0) return;
-  const v = app.limiter.hit(key, perMinute);
+  const v = await app.limiter.hit(key, perMinute);
   if (headers) {
     reply.headers({ 'X-RateLimit-Limit': v.limit, 'X-RateLimit-Remaining': v.remaining, 'X-RateLimit-Reset': v.resetAt });
   }
@@ -170,8 +171,8 @@ async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: Fastify
     if (creds) user = await authenticateUser(app, realm, creds);
     else if (r.auth === 'user') throw new UnauthorizedError();
     const perMinute = app.config.rateLimitPerMinute;
-    if (user) limit(app, reply, `user:${user.id}`, perMinute, true);
-    else if (perMinute > 0) limit(app, reply, `ip:${req.ip}`, app.config.rateLimitIpPerMinute, false);
+    if (user) await limit(app, reply, `user:${user.id}`, perMinute, true);
+    else if (perMinute > 0) await limit(app, reply, `ip:${req.ip}`, app.config.rateLimitIpPerMinute, false);
   }
   const { values, files } = await collectValues(req);
   const parsed = parseParams(r.params, values, pathValues(r, req.params as Record<string, string>));
@@ -185,4 +186,12 @@ async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: Fastify
   };
   if (!Object.values(body).some((v) => v instanceof JsonText)) return body;
   return reply.type('application/json; charset=utf-8').send(stringifyWithText(body));
+}
+
+// Behind a reverse proxy every connection comes from the proxy: the client's address is the one the trusted
+// proxy adds to X-Forwarded-For.
+function trustedProxies(setting: string | undefined): boolean | string[] {
+  if (!setting || setting === 'false') return false;
+  if (setting === 'true') return true;
+  return setting.split(',').map((s) => s.trim()).filter(Boolean);
 }

@@ -21,10 +21,10 @@ export const eventRoutes = [
         const input = registerInput(params);
         queue = await openQueue(app, realm, user, input, checkIdleTimeout(app, input.idleQueueTimeout), events.logPosition);
       } else {
-        queue = events.access(params.queue_id, user.id);
+        queue = await events.access(params.queue_id, user.id);
         if (params.last_event_id === undefined) throw new MissingArgumentError('last_event_id');
         await events.resync(queue, params.last_event_id);
-        queue.acknowledge(params.last_event_id);
+        await events.acknowledge(queue, params.last_event_id);
       }
       await events.delivered();
       // The response's close event means the client went away (or the reply was sent, which makes this a no-op).
@@ -40,7 +40,7 @@ export const eventRoutes = [
     params: { queue_id: str() },
     handler: async ({ app, user, params }) => {
       const events = app.events!;
-      await events.delete(events.access(params.queue_id, user.id));
+      await events.delete(await events.access(params.queue_id, user.id));
     },
   }),
 ];

@@ -1,4 +1,5 @@
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery, sql, type Selectable } from 'kysely';
+import type { EventQueueTable } from './schema.js';
 import type { Db, Dialect, Tx } from './db.js';
 
 // A recipient is a user id, or a user id with per-user data (message flags).
@@ -110,35 +111,73 @@ export async function deleteQueueRows(db: Db, ids: string[]): Promise<void> {
 }
 
 // One statement per few hundred queues (CASE over the ids), so saving 10,000 queues' positions is a handful of
-// round trips rather than 10,000.
+// round trips rather than 10,000. Several processes may hold copies of one queue (its client polls any of them):
+// each column only moves forward, so a process that served the queue earlier cannot set it back.
 export async function updateQueueRows(db: Db, rows: { id: string; lastPoll: number; ackedEventId: number; lastId: number }[]): Promise<void> {
   if (!rows.length) return;
   await db.transaction().execute(async (tx) => {
     for (let i = 0; i < rows.length; i += 300) {
       const chunk = rows.slice(i, i + 300);
-      const column = (pick: (r: (typeof rows)[number]) => number) =>
-        sql<number>`cast(case ${sql.join(chunk.map((r) => sql`when id = ${r.id} then cast(${pick(r)} as bigint)`), sql` `)} end as bigint)`;
+      const column = (name: 'last_poll' | 'acked_event_id' | 'last_id', pick: (r: (typeof rows)[number]) => number) => {
+        const value = sql<number>`cast(case ${sql.join(chunk.map((r) => sql`when id = ${r.id} then cast(${pick(r)} as bigint)`), sql` `)} end as bigint)`;
+        return sql<number>`case when ${sql.ref(name)} > ${value} then ${sql.ref(name)} else ${value} end`;
+      };
       await tx
         .updateTable('event_queues')
-        .set({ last_poll: column((r) => r.lastPoll), acked_event_id: column((r) => r.ackedEventId), last_id: column((r) => r.lastId) })
+        .set({
+          last_poll: column('last_poll', (r) => r.lastPoll),
+          acked_event_id: column('acked_event_id', (r) => r.ackedEventId),
+          last_id: column('last_id', (r) => r.lastId),
+        })
         .where('id', 'in', chunk.map((r) => r.id))
         .execute();
     }
   });
 }
 
-export async function listQueueRows(db: Db): Promise<QueueRow[]> {
-  const rows = await db.selectFrom('event_queues').selectAll().execute();
-  return rows.map((r) => ({
+// Marks queues as polled at `now` (their polls are parked), never moving a row's time back.
+export async function touchQueueRows(db: Db, ids: string[], now: number): Promise<void> {
+  for (let i = 0; i < ids.length; i += 500) {
+    await db
+      .updateTable('event_queues')
+      .set({ last_poll: sql<number>`case when last_poll > ${now} then last_poll else ${now} end` })
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute();
+  }
+}
+
+// What other processes have saved of these queues: absent ids were deleted (by a client, or collected).
+export async function queueRowStates(db: Db, ids: string[]): Promise<Map<string, { lastPoll: number; ackedEventId: number }>> {
+  const states = new Map<string, { lastPoll: number; ackedEventId: number }>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db.selectFrom('event_queues').select(['id', 'last_poll', 'acked_event_id']).where('id', 'in', ids.slice(i, i + 500)).execute();
+    for (const r of rows) states.set(r.id, { lastPoll: Number(r.last_poll), ackedEventId: Number(r.acked_event_id) });
+  }
+  return states;
+}
+
+// Queues no process has polled for longer than their idle timeout (plus `slack` seconds, the time a serving
+// process may take to save a poll): also those whose process died and whose client never came back.
+export async function deleteIdleQueueRows(db: Db, now: number, slack: number): Promise<void> {
+  await db.deleteFrom('event_queues').where(sql<boolean>`last_poll + idle_timeout + ${slack} < ${now}`).execute();
+}
+
+export async function findQueueRow(db: Db, id: string): Promise<QueueRow | undefined> {
+  const row = await db.selectFrom('event_queues').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toQueueRow(row);
+}
+
+function toQueueRow(r: Selectable<EventQueueTable>): QueueRow {
+  return {
     id: r.id,
     realmId: r.realm_id,
     userId: r.user_id,
     options: JSON.parse(r.options),
     created: r.created,
-    lastPoll: r.last_poll,
+    lastPoll: Number(r.last_poll),
     idleTimeout: r.idle_timeout,
-    baseEventId: r.base_event_id,
-    ackedEventId: r.acked_event_id,
-    lastId: r.last_id,
-  }));
+    baseEventId: Number(r.base_event_id),
+    ackedEventId: Number(r.acked_event_id),
+    lastId: Number(r.last_id),
+  };
 }

@@ -61,6 +61,8 @@ export class TestServer {
       PARLANCE_LOG_LEVEL: 'warn',
       PARLANCE_RATE_LIMIT: '0',
       PARLANCE_ARGON2_MEMORY_KIB: '1024',
+      // Test servers may share one Redis (REDIS_URL); each keeps to its own keys.
+      PARLANCE_REDIS_PREFIX: `${path.basename(this.db.dataDir)}:`,
       PARLANCE_MAX_CONNECTIONS_PER_IP: '0', // tests and benchmarks hold many connections from one address
       ...this.env,
     };
@@ -150,6 +152,15 @@ export class TestServer {
     const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
     proc.kill(signal);
     return exited;
+  }
+
+  // Another server process over the same database (and Redis), as behind a load balancer. Stop it with
+  // `stop`: `close` would drop the database the two share.
+  async startPeer(env: Record<string, string> = {}): Promise<TestServer> {
+    const peer = new TestServer(this.db, { ...this.env, ...env });
+    peer.users = this.users;
+    await peer.start();
+    return peer;
   }
 
   async restart(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
