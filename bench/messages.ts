@@ -24,8 +24,7 @@ try {
   await waitIdle(pid, 300);
   const cpu0 = cpuMs(pid);
   const { sent, cpuMs: senderCpu } = await senders.call('send', { url: server.url, auth: creds[0], total: TOTAL, concurrency: CONCURRENCY, stream: 'bench', topics: 10 });
-  const lastId = sent.reduce((a, s) => Math.max(a, s[0]), 0);
-  await pollers.call('pollerWait', { key: `m${lastId}`, count: SUBSCRIBERS, timeoutMs: 60_000 });
+  await pollers.call('pollerWaitAll', { keys: sent.map(([id]) => `m${id}`), count: SUBSCRIBERS, timeoutMs: 60_000 });
   const serverCpu = cpuMs(pid) - cpu0;
   const { received, errors, polls, cpuMs: pollerCpu } = await pollers.call('stopPollers', {});
   if (errors.length) throw new Error(`pollers failed: ${errors.slice(0, 3).join('; ')}`);

@@ -39,8 +39,7 @@ try {
   await idle(300);
   const cpu0 = cpu();
   const sent = (await sendBoth(TOTAL)).flatMap((r) => r.sent);
-  const newest = sent.reduce((m, s) => Math.max(m, s[0]), 0);
-  await Promise.all([pollA, pollB].map((p) => p.call('pollerWait', { key: `m${newest}`, count: half, timeoutMs: 60_000 })));
+  await Promise.all([pollA, pollB].map((p) => p.call('pollerWaitAll', { keys: sent.map(([id]) => `m${id}`), count: half, timeoutMs: 60_000 })));
   const serverCpu = cpu() - cpu0;
   const stopped = await Promise.all([pollA, pollB].map((p) => p.call('stopPollers', {})));
   const errors = stopped.flatMap((s) => s.errors);

@@ -173,6 +173,13 @@ export async function pollerWait(a: { key: string; count: number; timeoutMs: num
   return { first: Math.min(...times), last: Math.max(...times), count: times.length };
 }
 
+// Resolves once every key has `count` events (the messages sent concurrently may reach the queues in another
+// order than their ids: waiting for the newest is not waiting for all).
+export async function pollerWaitAll(a: { keys: string[]; count: number; timeoutMs: number }) {
+  for (const key of a.keys) await pollerWait({ key, count: a.count, timeoutMs: a.timeoutMs });
+  return { count: a.keys.length };
+}
+
 // Stops every loop (closing its connection) and returns what arrived.
 export async function stopPollers(_: object = {}) {
   const p = pollers!;
