@@ -48,6 +48,7 @@ export async function openApp(config: Config, log = pino({ level: config.logLeve
 export async function startServer(config: Config): Promise<Running> {
   const { app, database } = await openApp(config);
   database.enableCache();
+  database.checkpointInBackground(app.log);
   const events = new EventSystem(app, {
     heartbeatSeconds: config.heartbeatSeconds,
     coalesceMs: config.eventCoalesceMs,

@@ -9,6 +9,8 @@ import { registerCache, StoreCache } from './cache.js';
 import { TrackingDialect } from './tracking.js';
 import type { Schema } from './schema.js';
 import { migrateToLatest } from './migrate.js';
+import { startCheckpointer } from './checkpointer.js';
+import type { Logger } from 'pino';
 
 export type Db = Kysely<Schema>;
 export type Tx = Transaction<Schema>;
@@ -17,8 +19,10 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   db: Db;
   dialect: Dialect;
-  // A serving process answers reads of rarely changing rows from memory (src/store/cache.ts).
+  // A serving process answers reads of rarely changing rows from memory (src/store/cache.ts), and checkpoints
+  // SQLite's WAL off the event loop (src/store/checkpointer.ts).
   enableCache(): void;
+  checkpointInBackground(log: Logger): void;
   close(): Promise<void>;
 }
 
@@ -35,6 +39,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let db: Db;
   let dialect: Dialect;
   let cache: StoreCache;
+  let checkpointInBackground: (log: Logger) => void = () => {};
+  let stopCheckpoints = async () => {};
   // Every dialect is wrapped so that writes to cached tables are logged (src/store/tracking.ts).
   const tracked = (inner: KyselyDialect, cache: StoreCache) =>
     new TrackingDialect(inner, cache, dialect, (adapter) => registerCache(adapter, cache));
@@ -58,10 +64,23 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     file.pragma('busy_timeout = 10000');
     file.pragma('foreign_keys = ON');
     cache = new StoreCache(changeCounter(file));
+    checkpointInBackground = (log) => {
+      const checkpointer = startCheckpointer(file, log);
+      stopCheckpoints = () => checkpointer.stop();
+    };
     db = new Kysely<Schema>({ dialect: tracked(new SqliteDialect({ database: cachingStatements(file) }), cache) });
   }
   await migrateToLatest(db, dialect);
-  return { db, dialect, enableCache: () => (cache.enabled = true), close: () => db.destroy() };
+  return {
+    db,
+    dialect,
+    enableCache: () => (cache.enabled = true),
+    checkpointInBackground: (log) => checkpointInBackground(log),
+    close: async () => {
+      await stopCheckpoints();
+      await db.destroy();
+    },
+  };
 }
 
 // Kysely prepares every statement anew; preparing costs about as much as running a small query, and the set of
