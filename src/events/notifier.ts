@@ -45,7 +45,19 @@ export async function postgresNotifier(databaseUrl: string, log: Logger, onNotic
   pool.on('error', () => {});
   let listener: pg.Client | null = null;
   let closed = false;
+  let retrying = false;
   const warn = once(log, 'lost the PostgreSQL connection that listens for event-log notices; reconnecting');
+  const retry = () => {
+    if (closed || retrying) return;
+    retrying = true;
+    setTimeout(() => {
+      retrying = false;
+      listen().catch((err) => {
+        warn(err);
+        retry();
+      });
+    }, 1000).unref();
+  };
   const listen = async (): Promise<void> => {
     const client = new pg.Client({ connectionString: databaseUrl });
     client.on('notification', (n) => parse(onNotice)(n.payload));
@@ -55,11 +67,13 @@ export async function postgresNotifier(databaseUrl: string, log: Logger, onNotic
     });
     client.on('end', () => {
       if (listener === client) listener = null;
-      if (!closed) setTimeout(() => void listen().catch(() => {}), 1000).unref();
+      retry();
     });
     await client.connect();
     await client.query(`listen ${channel}`);
     listener = client;
+    // Notices sent while this connection was down are lost: a read of the log covers them.
+    onNotice(Number.MAX_SAFE_INTEGER);
   };
   await listen();
   const warnPublish = once(log, 'could not publish an event-log notice through PostgreSQL; other processes read the log periodically');
