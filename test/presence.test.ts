@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { startTestServer, type SeedName, type TestServer } from './helpers/server.js';
 import { Listeners } from './helpers/events.js';
 import { assertError, assertSuccess } from './helpers/assertions.js';
+import { doUpdatePresence } from '../src/actions/presence.js';
+import { findRealmBySubdomain } from '../src/store/realms.js';
+import { findUser } from '../src/store/users.js';
 import { withDb } from './helpers/direct-db.js';
 import { validateRegisterResponse } from './helpers/openapi-register.js';
 import { assertMatchesSchema } from './helpers/openapi.js';
@@ -100,6 +103,42 @@ test('presence events: legacy and simplified formats, to everyone, only when wor
   await ping('hamlet');
   await ping('hamlet', { status: 'idle' });
   assert.deepEqual(await legacy.take('cordelia', 'presence'), [], 'pings while online announce nothing');
+});
+
+test('concurrent pings: each change stored once, under its own id, and announced once', async () => {
+  const names = ['hamlet', 'cordelia', 'iago'] as const;
+  for (const name of names) {
+    await ping(name);
+    await age(name, 3600);
+  }
+  const since = (await ping('polonius', { last_update_id: -1 })).presence_last_update_id;
+  const l = await Listeners.open(server, ['polonius']);
+  await Promise.all(names.flatMap((name) => [ping(name), ping(name), ping(name)]));
+  const events = await l.take('polonius', 'presence');
+  assert.deepEqual(events.map((e) => e.user_id).sort(), names.map(id).sort(), 'one event per user');
+  const rows = await withDb(server, (db) => db.selectFrom('user_presence').select(['user_id', 'last_update_id']).where('user_id', 'in', names.map(id)).execute());
+  const seq = await withDb(server, (db) => db.selectFrom('presence_sequence').select('last_update_id').executeTakeFirstOrThrow());
+  const ids = rows.map((r) => Number(r.last_update_id));
+  assert.equal(new Set(ids).size, names.length, 'distinct ids');
+  assert.ok(ids.every((i) => i > since && i <= Number(seq.last_update_id)));
+  const changed = await ping('polonius', { last_update_id: since });
+  assert.deepEqual(Object.keys(changed.presences).sort(), names.map((n) => String(id(n))).sort());
+  assert.equal(changed.presence_last_update_id, Number(seq.last_update_id));
+});
+
+test('a ping stored by another process counts for the next one here', async () => {
+  await ping('hamlet');
+  await age('hamlet', 3600);
+  // The server keeps the aged row; the other process then stores a new one.
+  await ping('polonius', { last_update_id: -1 });
+  const l = await Listeners.open(server, ['polonius']);
+  await server.withApp(async (app) => {
+    const realm = (await findRealmBySubdomain(app.db, ''))!;
+    await doUpdatePresence(app, realm, (await findUser(app.db, realm.id, id('hamlet')))!, { status: 'active', pingOnly: true, slimPresence: false });
+  });
+  assert.equal((await l.waitFor('polonius', 'presence')).length, 1, 'announced by the other process');
+  await ping('hamlet');
+  assert.deepEqual(await l.take('polonius', 'presence'), [], 'online already: nothing to announce');
 });
 
 test('register blocks in both formats, matching the reference schema', async () => {
