@@ -4,6 +4,7 @@
 // off (invisible) stops updating and looks as if last seen a while before going invisible.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
+import { JsonText } from '../lib/json-text.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
 import { userSetting } from '../state/user-settings.js';
 import type { Db, Tx } from '../store/db.js';
@@ -33,8 +34,9 @@ export function legacyPresence(p: Presence) {
 // Each process keeps the presence rows it has read, per organization, and reads only those changed since: every
 // change of what a row shows takes a new update id (touchPresence), so the kept rows stay true to the database,
 // whichever process wrote. A row is only replaced by a newer one, so concurrent refreshes cannot go back in time.
-// Kept rows also keep their answers in each format, which depend on nothing else.
-type KeptRow = PresenceRow & { modern?: ReturnType<typeof modernPresence>; legacy?: ReturnType<typeof legacyPresence> };
+// Kept rows also keep their entries of an answer in each format, as JSON, which depend on nothing else: an answer
+// often holds hundreds of them.
+type KeptRow = PresenceRow & { modern?: string; legacy?: string };
 type Kept = { seq: number; rows: Map<number, KeptRow> };
 const kept = new WeakMap<Db, Map<number, Kept>>();
 
@@ -57,6 +59,17 @@ async function refreshKept(db: Db, realmId: number): Promise<number> {
   return lastUpdateId;
 }
 
+// After this process stored `stored` (committed) over `old`, read when the kept rows were true to `seq`: when the
+// id it took is the next one, nothing else changed in between (ids are taken one by one under the sequence's lock)
+// and the kept rows with it are true to that id, without reading them again. What decides how the row is shown
+// did not change either (a change of it takes an id). Returns the position the kept rows are true to, if known.
+function keepStored(c: Kept, seq: number, old: KeptRow, stored: Presence): number | undefined {
+  if (stored.lastUpdateId !== seq + 1) return undefined;
+  if (stored.lastUpdateId > (c.rows.get(stored.userId)?.lastUpdateId ?? 0)) c.rows.set(stored.userId, { ...stored, email: old.email, visible: old.visible });
+  c.seq = Math.max(c.seq, stored.lastUpdateId);
+  return stored.lastUpdateId;
+}
+
 type DataOptions = { lastUpdateId?: number; historyLimitDays: number; modern: boolean };
 
 // Presence of the organization's active human users, changed since an id or seen within the history limit, from
@@ -65,13 +78,13 @@ function presenceAnswer(rows: Iterable<KeptRow>, seq: number, opts: DataOptions)
   const now = Math.floor(Date.now() / 1000);
   const after = opts.lastUpdateId !== undefined && opts.lastUpdateId > 0 ? opts.lastUpdateId : undefined;
   const since = now - opts.historyLimitDays * 86400;
-  const presences: Record<string, unknown> = {};
+  const entries: string[] = [];
   for (const p of rows) {
     if (!p.visible || (after !== undefined ? p.lastUpdateId <= after : p.lastConnectedTime < since)) continue;
-    presences[opts.modern ? String(p.userId) : p.email] = opts.modern ? (p.modern ??= modernPresence(p)) : (p.legacy ??= legacyPresence(p));
+    entries.push(opts.modern ? (p.modern ??= `"${p.userId}":${JSON.stringify(modernPresence(p))}`) : (p.legacy ??= `${JSON.stringify(p.email)}:${JSON.stringify(legacyPresence(p))}`));
   }
   return {
-    presences,
+    presences: new JsonText(`{${entries.join(',')}}`),
     presence_last_update_id: seq === 0 ? Math.max(-1, opts.lastUpdateId ?? -1) : Math.max(seq, opts.lastUpdateId ?? -1),
     server_timestamp: Date.now() / 1000,
   };
@@ -93,19 +106,21 @@ type Change = { lastConnectedTime: number; lastActiveTime: number | null; announ
 // Stores the change `decide` makes of the user's row. `old` is the row as read before the transaction; the save is
 // conditional on it being unchanged, which spares reading it again here. If another writer changed it meanwhile,
 // `decide` looks again at the row as it is now, which stays so: every writer of presence takes the sequence's lock
-// and holds it to its commit. Tells everyone when the change is worth announcing.
+// and holds it to its commit. Tells everyone when the change is worth announcing. Returns the stored row, if any.
 async function storePresence(tx: Tx, emit: Emit, realm: Realm, user: User, old: Presence | undefined, decide: (old: Presence | undefined) => Change | null) {
   for (let attempt = 0, change = decide(old); change; attempt++) {
     const next = { userId: user.id, lastConnectedTime: change.lastConnectedTime, lastActiveTime: change.lastActiveTime };
     const { lastUpdateId, stored } = await savePresence(tx, realm.id, next, old?.lastUpdateId ?? null);
     if (stored) {
-      if (change.announce) announce(emit, realm, user, { ...next, lastUpdateId });
-      return;
+      const row = { ...next, lastUpdateId };
+      if (change.announce) announce(emit, realm, user, row);
+      return row;
     }
     if (attempt) throw new Error(`presence of user ${user.id} changed under the sequence lock`);
     old = await findPresence(tx, user.id);
     change = decide(old);
   }
+  return undefined;
 }
 
 function announce(emit: Emit, realm: Realm, user: User, stored: Presence) {
@@ -152,19 +167,20 @@ export async function doUpdatePresence(app: App, realm: Realm, user: User, input
   const now = Math.floor(Date.now() / 1000);
   // An invisible user's pings are not recorded. The kept rows, brought up to date, hold the user's row: most
   // pings change nothing, which that tells without taking the write lock, and their answer needs no other read.
+  const c = keptOf(app.db, realm.id);
   let seq: number | undefined;
   if (userSetting(user, 'presence_enabled')) {
     seq = await refreshKept(app.db, realm.id);
-    const old = keptOf(app.db, realm.id).rows.get(user.id);
+    const old = c.rows.get(user.id);
     if (planPresence(old, status, now)) {
-      await inTransaction(app, (tx, emit) => storePresence(tx, emit, realm, user, old, (o) => planPresence(o, status, now)));
-      seq = undefined;
+      const stored = await inTransaction(app, (tx, emit) => storePresence(tx, emit, realm, user, old, (o) => planPresence(o, status, now)));
+      seq = old && stored ? keepStored(c, seq, old, stored) : undefined;
     }
   }
   // Nothing is returned with ping_only, so the client's position in the sequence stays where it was.
   if (input.pingOnly) return { presence_last_update_id: input.lastUpdateId ?? -1 };
   seq ??= await refreshKept(app.db, realm.id);
-  return presenceAnswer(keptOf(app.db, realm.id).rows.values(), seq, {
+  return presenceAnswer(c.rows.values(), seq, {
     lastUpdateId: input.lastUpdateId,
     historyLimitDays: input.historyLimitDays ?? 14,
     modern: input.lastUpdateId !== undefined || input.slimPresence,
