@@ -40,6 +40,13 @@ type KeptRow = PresenceRow & { modern?: string; legacy?: string };
 type Kept = { seq: number; rows: Map<number, KeptRow> };
 const kept = new WeakMap<Db, Map<number, Kept>>();
 
+// Keeps a row unless the one kept is as new. Every kept row has the same shape: answers loop over thousands.
+function keep(c: Kept, r: PresenceRow): void {
+  if (r.lastUpdateId <= (c.rows.get(r.userId)?.lastUpdateId ?? 0)) return;
+  const { userId, lastActiveTime, lastConnectedTime, lastUpdateId, email, visible } = r;
+  c.rows.set(userId, { userId, lastActiveTime, lastConnectedTime, lastUpdateId, email, visible, modern: undefined, legacy: undefined });
+}
+
 function keptOf(db: Db, realmId: number): Kept {
   let realms = kept.get(db);
   if (!realms) kept.set(db, (realms = new Map()));
@@ -52,9 +59,7 @@ function keptOf(db: Db, realmId: number): Kept {
 async function refreshKept(db: Db, realmId: number): Promise<number> {
   const c = keptOf(db, realmId);
   const { lastUpdateId, rows } = await presenceSince(db, realmId, c.seq);
-  for (const r of rows) {
-    if (r.lastUpdateId >= (c.rows.get(r.userId)?.lastUpdateId ?? 0)) c.rows.set(r.userId, r);
-  }
+  for (const r of rows) keep(c, r);
   c.seq = Math.max(c.seq, lastUpdateId);
   return lastUpdateId;
 }
@@ -65,7 +70,7 @@ async function refreshKept(db: Db, realmId: number): Promise<number> {
 // did not change either (a change of it takes an id). Returns the position the kept rows are true to, if known.
 function keepStored(c: Kept, seq: number, old: KeptRow, stored: Presence): number | undefined {
   if (stored.lastUpdateId !== seq + 1) return undefined;
-  if (stored.lastUpdateId > (c.rows.get(stored.userId)?.lastUpdateId ?? 0)) c.rows.set(stored.userId, { ...stored, email: old.email, visible: old.visible });
+  keep(c, { ...stored, email: old.email, visible: old.visible });
   c.seq = Math.max(c.seq, stored.lastUpdateId);
   return stored.lastUpdateId;
 }
