@@ -107,28 +107,32 @@ test('presence events: legacy and simplified formats, to everyone, only when wor
   assert.deepEqual(await legacy.take('cordelia', 'presence'), [], 'pings while online announce nothing');
 });
 
-test('concurrent pings: each change stored once, under its own id, and announced once', async () => {
+test('concurrent pings: each change stored once, under its own id, and announced once if worth it', async () => {
   const names = ['hamlet', 'cordelia', 'iago'] as const;
-  for (const name of names) {
-    await ping(name);
-    await age(name, 3600);
+  // Offline for an hour: the pings announce; online but not seen for 100 s: they only store.
+  for (const [seconds, announced] of [[3600, names.map(id)], [100, []]] as const) {
+    for (const name of names) {
+      await ping(name);
+      await age(name, seconds);
+    }
+    const since = (await ping('polonius', { last_update_id: -1 })).presence_last_update_id;
+    const l = await Listeners.open(server, ['polonius']);
+    const answers = await Promise.all(names.flatMap((name) => [1, 2, 3].map(() => ping(name, { last_update_id: since }))));
+    const events = await l.take('polonius', 'presence');
+    assert.deepEqual(events.map((e) => e.user_id).sort(), [...announced].sort(), `${seconds} s: events`);
+    const rows = await withDb(server, (db) => db.selectFrom('user_presence').select(['user_id', 'last_update_id', 'last_connected_time']).where('user_id', 'in', names.map(id)).execute());
+    const seq = await withDb(server, (db) => db.selectFrom('presence_sequence').select('last_update_id').executeTakeFirstOrThrow());
+    const ids = rows.map((r) => Number(r.last_update_id));
+    assert.equal(new Set(ids).size, names.length, 'distinct ids');
+    assert.ok(ids.every((i) => i > since && i <= Number(seq.last_update_id)));
+    assert.ok(rows.every((r) => Number(r.last_connected_time) >= Math.floor(Date.now() / 1000) - 5), 'stored');
+    for (const a of answers) {
+      for (const r of rows) if (Number(r.last_update_id) <= a.presence_last_update_id) assert.ok(String(r.user_id) in a.presences, 'every change up to the position');
+    }
+    const changed = await ping('polonius', { last_update_id: since });
+    assert.deepEqual(Object.keys(changed.presences).sort(), names.map((n) => String(id(n))).sort());
+    assert.equal(changed.presence_last_update_id, Number(seq.last_update_id));
   }
-  const since = (await ping('polonius', { last_update_id: -1 })).presence_last_update_id;
-  const l = await Listeners.open(server, ['polonius']);
-  const answers = await Promise.all(names.flatMap((name) => [1, 2, 3].map(() => ping(name, { last_update_id: since }))));
-  const events = await l.take('polonius', 'presence');
-  assert.deepEqual(events.map((e) => e.user_id).sort(), names.map(id).sort(), 'one event per user');
-  const rows = await withDb(server, (db) => db.selectFrom('user_presence').select(['user_id', 'last_update_id']).where('user_id', 'in', names.map(id)).execute());
-  const seq = await withDb(server, (db) => db.selectFrom('presence_sequence').select('last_update_id').executeTakeFirstOrThrow());
-  const ids = rows.map((r) => Number(r.last_update_id));
-  assert.equal(new Set(ids).size, names.length, 'distinct ids');
-  assert.ok(ids.every((i) => i > since && i <= Number(seq.last_update_id)));
-  for (const a of answers) {
-    for (const r of rows) if (Number(r.last_update_id) <= a.presence_last_update_id) assert.ok(String(r.user_id) in a.presences, 'every change up to the position');
-  }
-  const changed = await ping('polonius', { last_update_id: since });
-  assert.deepEqual(Object.keys(changed.presences).sort(), names.map((n) => String(id(n))).sort());
-  assert.equal(changed.presence_last_update_id, Number(seq.last_update_id));
 });
 
 test('an answer holds every change up to its position, also one stored by another process meanwhile', async () => {

@@ -8,7 +8,7 @@ import { JsonText } from '../lib/json-text.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
 import { userSetting } from '../state/user-settings.js';
 import type { Db, Tx } from '../store/db.js';
-import { findPresence, presenceSince, savePresence, type Presence, type PresenceRow } from '../store/presence.js';
+import { findPresence, presenceSince, savePresence, savePresenceAlone, type Presence, type PresenceRow } from '../store/presence.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
 import { checkHuman } from './checks.js';
@@ -128,6 +128,15 @@ async function storePresence(tx: Tx, emit: Emit, realm: Realm, user: User, old: 
   return undefined;
 }
 
+// Most stored pings announce nothing (each user online pings about once a minute); where saving is one statement,
+// it is a transaction of its own, with nothing else to write: no BEGIN and COMMIT around it. Undefined when it is
+// not one, or when another writer changed the row first: then storePresence decides again, in a transaction.
+async function storeQuietly(app: App, realm: Realm, user: User, old: Presence, change: Change): Promise<Presence | undefined> {
+  const next = { userId: user.id, lastConnectedTime: change.lastConnectedTime, lastActiveTime: change.lastActiveTime };
+  const saved = await savePresenceAlone(app.db, realm.id, next, old.lastUpdateId);
+  return saved?.stored ? { ...next, lastUpdateId: saved.lastUpdateId } : undefined;
+}
+
 function announce(emit: Emit, realm: Realm, user: User, stored: Presence) {
   emit(realm.id, {
     type: 'presence',
@@ -177,8 +186,10 @@ export async function doUpdatePresence(app: App, realm: Realm, user: User, input
   if (userSetting(user, 'presence_enabled')) {
     seq = await refreshKept(app.db, realm.id);
     const old = c.rows.get(user.id);
-    if (planPresence(old, status, now)) {
-      const stored = await inTransaction(app, (tx, emit) => storePresence(tx, emit, realm, user, old, (o) => planPresence(o, status, now)));
+    const plan = planPresence(old, status, now);
+    if (plan) {
+      const stored = (old && !plan.announce && (await storeQuietly(app, realm, user, old, plan))) ||
+        (await inTransaction(app, (tx, emit) => storePresence(tx, emit, realm, user, old, (o) => planPresence(o, status, now))));
       seq = old && stored ? keepStored(c, seq, old, stored) : undefined;
     }
   }

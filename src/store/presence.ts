@@ -41,21 +41,32 @@ const INSERT_PG = SAVE_PG(
   'select $2::int4, $1::int4, $3::int8, $4::int8, last_update_id from seq on conflict (user_id) do nothing',
 );
 
+type Saved = { lastUpdateId: number; stored: boolean };
+
+async function savePg(db: Db, realmId: number, p: Omit<Presence, 'lastUpdateId'>, previous: number | null): Promise<Saved> {
+  const params = previous === null ? [realmId, p.userId, p.lastActiveTime, p.lastConnectedTime] : [realmId, p.userId, p.lastActiveTime, p.lastConnectedTime, previous];
+  const { rows } = await db.executeQuery<{ last_update_id: number; stored: number }>(CompiledQuery.raw(previous === null ? INSERT_PG : UPDATE_PG, params));
+  return { lastUpdateId: Number(rows[0].last_update_id), stored: Number(rows[0].stored) === 1 };
+}
+
 // Stores the user's presence under the next id of the sequence, if the row is still the one the caller decided
 // from: `previous` is that row's update id, or null when there was none. The id is taken either way; when another
 // writer changed the row first, nothing is stored (the caller decides again; readers do not mind a gap).
-export async function savePresence(tx: Tx, realmId: number, p: Omit<Presence, 'lastUpdateId'>, previous: number | null): Promise<{ lastUpdateId: number; stored: boolean }> {
-  if (dialectOf(tx) === 'postgres') {
-    const params = previous === null ? [realmId, p.userId, p.lastActiveTime, p.lastConnectedTime] : [realmId, p.userId, p.lastActiveTime, p.lastConnectedTime, previous];
-    const { rows } = await tx.executeQuery<{ last_update_id: number; stored: number }>(CompiledQuery.raw(previous === null ? INSERT_PG : UPDATE_PG, params));
-    return { lastUpdateId: Number(rows[0].last_update_id), stored: Number(rows[0].stored) === 1 };
-  }
+export async function savePresence(tx: Tx, realmId: number, p: Omit<Presence, 'lastUpdateId'>, previous: number | null): Promise<Saved> {
+  if (dialectOf(tx) === 'postgres') return savePg(tx, realmId, p, previous);
   const lastUpdateId = await nextPresenceUpdateId(tx, realmId);
   const values = { last_active_time: p.lastActiveTime, last_connected_time: p.lastConnectedTime, last_update_id: lastUpdateId };
   const r = previous === null
     ? await tx.insertInto('user_presence').values({ user_id: p.userId, realm_id: realmId, ...values }).onConflict((oc) => oc.column('user_id').doNothing()).executeTakeFirst()
     : await tx.updateTable('user_presence').set(values).where('user_id', '=', p.userId).where('last_update_id', '=', previous).executeTakeFirst();
   return { lastUpdateId, stored: Number('numUpdatedRows' in r ? r.numUpdatedRows : (r.numInsertedOrUpdatedRows ?? 0)) === 1 };
+}
+
+// The same as a statement of its own, outside any transaction, where it is one (PostgreSQL): the id and the save
+// then commit together, holding the sequence's lock to that commit. Undefined where it is not one (SQLite), for the
+// caller to store it in a transaction.
+export async function savePresenceAlone(db: Db, realmId: number, p: Omit<Presence, 'lastUpdateId'>, previous: number): Promise<Saved | undefined> {
+  return dialectOf(db) === 'postgres' ? savePg(db, realmId, p, previous) : undefined;
 }
 
 export interface PresenceRow extends Presence {
