@@ -1,8 +1,13 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type SeedName, type TestServer } from './helpers/server.js';
-import { Listeners } from './helpers/events.js';
+import { sql } from 'kysely';
+import { eventually, Listeners } from './helpers/events.js';
 import { assertError, assertSuccess } from './helpers/assertions.js';
+import { doUpdatePresence } from '../src/actions/presence.js';
+import { nextPresenceUpdateId } from '../src/store/presence.js';
+import { findRealmBySubdomain } from '../src/store/realms.js';
+import { findUser } from '../src/store/users.js';
 import { withDb } from './helpers/direct-db.js';
 import { validateRegisterResponse } from './helpers/openapi-register.js';
 import { assertMatchesSchema } from './helpers/openapi.js';
@@ -100,6 +105,78 @@ test('presence events: legacy and simplified formats, to everyone, only when wor
   await ping('hamlet');
   await ping('hamlet', { status: 'idle' });
   assert.deepEqual(await legacy.take('cordelia', 'presence'), [], 'pings while online announce nothing');
+});
+
+test('concurrent pings: each change stored once, under its own id, and announced once if worth it', async () => {
+  const names = ['hamlet', 'cordelia', 'iago'] as const;
+  // Offline for an hour: the pings announce; online but not seen for 100 s: they only store.
+  for (const [seconds, announced] of [[3600, names.map(id)], [100, []]] as const) {
+    for (const name of names) {
+      await ping(name);
+      await age(name, seconds);
+    }
+    const since = (await ping('polonius', { last_update_id: -1 })).presence_last_update_id;
+    const l = await Listeners.open(server, ['polonius']);
+    const answers = await Promise.all(names.flatMap((name) => [1, 2, 3].map(() => ping(name, { last_update_id: since }))));
+    const events = await l.take('polonius', 'presence');
+    assert.deepEqual(events.map((e) => e.user_id).sort(), [...announced].sort(), `${seconds} s: events`);
+    const rows = await withDb(server, (db) => db.selectFrom('user_presence').select(['user_id', 'last_update_id', 'last_connected_time']).where('user_id', 'in', names.map(id)).execute());
+    const seq = await withDb(server, (db) => db.selectFrom('presence_sequence').select('last_update_id').executeTakeFirstOrThrow());
+    const ids = rows.map((r) => Number(r.last_update_id));
+    assert.equal(new Set(ids).size, names.length, 'distinct ids');
+    assert.ok(ids.every((i) => i > since && i <= Number(seq.last_update_id)));
+    assert.ok(rows.every((r) => Number(r.last_connected_time) >= Math.floor(Date.now() / 1000) - 5), 'stored');
+    for (const a of answers) {
+      for (const r of rows) if (Number(r.last_update_id) <= a.presence_last_update_id) assert.ok(String(r.user_id) in a.presences, 'every change up to the position');
+    }
+    const changed = await ping('polonius', { last_update_id: since });
+    assert.deepEqual(Object.keys(changed.presences).sort(), names.map((n) => String(id(n))).sort());
+    assert.equal(changed.presence_last_update_id, Number(seq.last_update_id));
+  }
+});
+
+test('an answer holds every change up to its position, also one stored by another process meanwhile', async () => {
+  await ping('hamlet');
+  await age('hamlet', 3600);
+  const since = (await ping('polonius', { last_update_id: -1 })).presence_last_update_id;
+  let answer: Promise<Record<string, any>> | undefined;
+  // Another process stores iago's presence and holds the sequence's lock while the server reads for hamlet's ping
+  // and then waits to store it.
+  await withDb(server, (db) => db.transaction().execute(async (tx) => {
+    const { realm_id } = await tx.selectFrom('user_presence').select('realm_id').where('user_id', '=', id('iago')).executeTakeFirstOrThrow();
+    const next = await nextPresenceUpdateId(tx, realm_id);
+    const now = Math.floor(Date.now() / 1000);
+    await tx.updateTable('user_presence').set({ last_active_time: now, last_connected_time: now, last_update_id: next }).where('user_id', '=', id('iago')).execute();
+    answer = ping('hamlet', { last_update_id: since });
+    if (process.env.DATABASE_URL) {
+      const waiting = sql<{ n: number }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+      await eventually(async () => (Number((await waiting.execute(db)).rows[0].n) > 0 ? true : undefined));
+    } else {
+      // SQLite: the server waits for the write lock; give its read time to happen first.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+  }));
+  const { presences, presence_last_update_id: position } = await answer!;
+  const rows = await withDb(server, (db) => db.selectFrom('user_presence').select(['user_id', 'last_update_id']).where('user_id', 'in', [id('hamlet'), id('iago')]).execute());
+  for (const r of rows) {
+    assert.ok(Number(r.last_update_id) > since && Number(r.last_update_id) <= position);
+    assert.ok(String(r.user_id) in presences, `user ${r.user_id}, stored under ${r.last_update_id}, in the answer up to ${position}`);
+  }
+});
+
+test('a ping stored by another process counts for the next one here', async () => {
+  await ping('hamlet');
+  await age('hamlet', 3600);
+  // The server keeps the aged row; the other process then stores a new one.
+  await ping('polonius', { last_update_id: -1 });
+  const l = await Listeners.open(server, ['polonius']);
+  await server.withApp(async (app) => {
+    const realm = (await findRealmBySubdomain(app.db, ''))!;
+    await doUpdatePresence(app, realm, (await findUser(app.db, realm.id, id('hamlet')))!, { status: 'active', pingOnly: true, slimPresence: false });
+  });
+  assert.equal((await l.waitFor('polonius', 'presence')).length, 1, 'announced by the other process');
+  await ping('hamlet');
+  assert.deepEqual(await l.take('polonius', 'presence'), [], 'online already: nothing to announce');
 });
 
 test('register blocks in both formats, matching the reference schema', async () => {

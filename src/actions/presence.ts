@@ -4,10 +4,11 @@
 // off (invisible) stops updating and looks as if last seen a while before going invisible.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
+import { JsonText } from '../lib/json-text.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
 import { userSetting } from '../state/user-settings.js';
 import type { Db, Tx } from '../store/db.js';
-import { findPresence, lastPresenceUpdateId, nextPresenceUpdateId, presenceChanges, savePresence, type Presence, type PresenceRow } from '../store/presence.js';
+import { findPresence, presenceSince, savePresence, savePresenceAlone, type Presence, type PresenceRow } from '../store/presence.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
 import { checkHuman } from './checks.js';
@@ -33,50 +34,110 @@ export function legacyPresence(p: Presence) {
 // Each process keeps the presence rows it has read, per organization, and reads only those changed since: every
 // change of what a row shows takes a new update id (touchPresence), so the kept rows stay true to the database,
 // whichever process wrote. A row is only replaced by a newer one, so concurrent refreshes cannot go back in time.
-// Kept rows also keep their answers in each format, which depend on nothing else.
-type KeptRow = PresenceRow & { modern?: ReturnType<typeof modernPresence>; legacy?: ReturnType<typeof legacyPresence> };
-const kept = new WeakMap<Db, Map<number, { seq: number; rows: Map<number, KeptRow> }>>();
+// Kept rows also keep their entries of an answer in each format, as JSON, which depend on nothing else: an answer
+// often holds hundreds of them.
+type KeptRow = PresenceRow & { modern?: string; legacy?: string };
+type Kept = { seq: number; rows: Map<number, KeptRow> };
+const kept = new WeakMap<Db, Map<number, Kept>>();
 
-async function keptRows(db: Db, realmId: number, seq: number): Promise<Iterable<KeptRow>> {
+// Keeps a row unless the one kept is as new. Every kept row has the same shape: answers loop over thousands.
+function keep(c: Kept, r: PresenceRow): void {
+  if (r.lastUpdateId <= (c.rows.get(r.userId)?.lastUpdateId ?? 0)) return;
+  const { userId, lastActiveTime, lastConnectedTime, lastUpdateId, email, visible } = r;
+  c.rows.set(userId, { userId, lastActiveTime, lastConnectedTime, lastUpdateId, email, visible, modern: undefined, legacy: undefined });
+}
+
+function keptOf(db: Db, realmId: number): Kept {
   let realms = kept.get(db);
   if (!realms) kept.set(db, (realms = new Map()));
   let c = realms.get(realmId);
   if (!c) realms.set(realmId, (c = { seq: 0, rows: new Map() }));
-  if (c.seq < seq) {
-    for (const r of await presenceChanges(db, realmId, c.seq)) {
-      if (r.lastUpdateId >= (c.rows.get(r.userId)?.lastUpdateId ?? 0)) c.rows.set(r.userId, r);
-    }
-    c.seq = Math.max(c.seq, seq);
-  }
-  return c.rows.values();
+  return c;
 }
 
-// Presence of the organization's active human users, changed since an id or seen within the history limit.
-// `keep` uses the process's kept rows; a register snapshot (a transaction) reads its own.
-export async function presenceData(db: Db, realm: Realm, opts: { lastUpdateId?: number; historyLimitDays: number; modern: boolean; keep?: boolean }) {
+// Brings the kept rows up to date with one statement; returns the sequence position they are now true to.
+async function refreshKept(db: Db, realmId: number): Promise<number> {
+  const c = keptOf(db, realmId);
+  const { lastUpdateId, rows } = await presenceSince(db, realmId, c.seq);
+  for (const r of rows) keep(c, r);
+  c.seq = Math.max(c.seq, lastUpdateId);
+  return lastUpdateId;
+}
+
+// After this process stored `stored` (committed) over `old`, read when the kept rows were true to `seq`: when the
+// id it took is the next one, nothing else changed in between (ids are taken one by one under the sequence's lock)
+// and the kept rows with it are true to that id, without reading them again. What decides how the row is shown
+// did not change either (a change of it takes an id). Returns the position the kept rows are true to, if known.
+function keepStored(c: Kept, seq: number, old: KeptRow, stored: Presence): number | undefined {
+  if (stored.lastUpdateId !== seq + 1) return undefined;
+  keep(c, { ...stored, email: old.email, visible: old.visible });
+  c.seq = Math.max(c.seq, stored.lastUpdateId);
+  return stored.lastUpdateId;
+}
+
+type DataOptions = { lastUpdateId?: number; historyLimitDays: number; modern: boolean };
+
+// Presence of the organization's active human users, changed since an id or seen within the history limit, from
+// rows true to sequence position `seq`.
+function presenceAnswer(rows: Iterable<KeptRow>, seq: number, opts: DataOptions) {
   const now = Math.floor(Date.now() / 1000);
   const after = opts.lastUpdateId !== undefined && opts.lastUpdateId > 0 ? opts.lastUpdateId : undefined;
   const since = now - opts.historyLimitDays * 86400;
-  // The sequence first: rows read after it hold at least every change up to it.
-  const seq = await lastPresenceUpdateId(db, realm.id);
-  const rows: Iterable<KeptRow> = opts.keep ? await keptRows(db, realm.id, seq) : await presenceChanges(db, realm.id, after ?? 0);
-  const presences: Record<string, unknown> = {};
+  const entries: string[] = [];
   for (const p of rows) {
     if (!p.visible || (after !== undefined ? p.lastUpdateId <= after : p.lastConnectedTime < since)) continue;
-    presences[opts.modern ? String(p.userId) : p.email] = opts.modern ? (p.modern ??= modernPresence(p)) : (p.legacy ??= legacyPresence(p));
+    entries.push(opts.modern ? (p.modern ??= `"${p.userId}":${JSON.stringify(modernPresence(p))}`) : (p.legacy ??= `${JSON.stringify(p.email)}:${JSON.stringify(legacyPresence(p))}`));
   }
   return {
-    presences,
+    presences: new JsonText(`{${entries.join(',')}}`),
     presence_last_update_id: seq === 0 ? Math.max(-1, opts.lastUpdateId ?? -1) : Math.max(seq, opts.lastUpdateId ?? -1),
     server_timestamp: Date.now() / 1000,
   };
 }
 
-// Stores a user's new presence under the next sequence id and, when asked, tells everyone.
-async function storePresence(tx: Tx, emit: Emit, realm: Realm, user: User, next: Omit<Presence, 'lastUpdateId'>, exists: boolean, announce: boolean) {
-  const stored: Presence = { ...next, lastUpdateId: await nextPresenceUpdateId(tx, realm.id) };
-  await savePresence(tx, realm.id, stored, exists);
-  if (!announce) return;
+// `keep` uses the process's kept rows; a register snapshot (a transaction) reads its own.
+export async function presenceData(db: Db, realm: Realm, opts: DataOptions & { keep?: boolean }) {
+  if (opts.keep) {
+    const seq = await refreshKept(db, realm.id);
+    return presenceAnswer(keptOf(db, realm.id).rows.values(), seq, opts);
+  }
+  const after = opts.lastUpdateId !== undefined && opts.lastUpdateId > 0 ? opts.lastUpdateId : 0;
+  const { lastUpdateId, rows } = await presenceSince(db, realm.id, after);
+  return presenceAnswer(rows, lastUpdateId, opts);
+}
+
+type Change = { lastConnectedTime: number; lastActiveTime: number | null; announce: boolean };
+
+// Stores the change `decide` makes of the user's row. `old` is the row as read before the transaction; the save is
+// conditional on it being unchanged, which spares reading it again here. If another writer changed it meanwhile,
+// `decide` looks again at the row as it is now, which stays so: every writer of presence takes the sequence's lock
+// and holds it to its commit. Tells everyone when the change is worth announcing. Returns the stored row, if any.
+async function storePresence(tx: Tx, emit: Emit, realm: Realm, user: User, old: Presence | undefined, decide: (old: Presence | undefined) => Change | null) {
+  for (let attempt = 0, change = decide(old); change; attempt++) {
+    const next = { userId: user.id, lastConnectedTime: change.lastConnectedTime, lastActiveTime: change.lastActiveTime };
+    const { lastUpdateId, stored } = await savePresence(tx, realm.id, next, old?.lastUpdateId ?? null);
+    if (stored) {
+      const row = { ...next, lastUpdateId };
+      if (change.announce) announce(emit, realm, user, row);
+      return row;
+    }
+    if (attempt) throw new Error(`presence of user ${user.id} changed under the sequence lock`);
+    old = await findPresence(tx, user.id);
+    change = decide(old);
+  }
+  return undefined;
+}
+
+// Most stored pings announce nothing (each user online pings about once a minute); where saving is one statement,
+// it is a transaction of its own, with nothing else to write: no BEGIN and COMMIT around it. Undefined when it is
+// not one, or when another writer changed the row first: then storePresence decides again, in a transaction.
+async function storeQuietly(app: App, realm: Realm, user: User, old: Presence, change: Change): Promise<Presence | undefined> {
+  const next = { userId: user.id, lastConnectedTime: change.lastConnectedTime, lastActiveTime: change.lastActiveTime };
+  const saved = await savePresenceAlone(app.db, realm.id, next, old.lastUpdateId);
+  return saved?.stored ? { ...next, lastUpdateId: saved.lastUpdateId } : undefined;
+}
+
+function announce(emit: Emit, realm: Realm, user: User, stored: Presence) {
   emit(realm.id, {
     type: 'presence',
     user_id: user.id,
@@ -91,7 +152,7 @@ async function storePresence(tx: Tx, emit: Emit, realm: Realm, user: User, next:
 export async function presenceEnabledChanged(tx: Tx, emit: Emit, realm: Realm, user: User, enabled: boolean): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
   const at = enabled ? now : now - INVISIBLE_BACKDATE;
-  await storePresence(tx, emit, realm, user, { userId: user.id, lastConnectedTime: at, lastActiveTime: at }, !!(await findPresence(tx, user.id)), true);
+  await storePresence(tx, emit, realm, user, await findPresence(tx, user.id), () => ({ lastConnectedTime: at, lastActiveTime: at, announce: true }));
 }
 
 export interface PresenceInput {
@@ -104,13 +165,13 @@ export interface PresenceInput {
 
 // What a ping changes: nothing when it repeats what was stored less than MIN_UPDATE_INTERVAL ago; an event when
 // the user comes online or becomes active again.
-function planPresence(old: Presence | undefined, status: 'active' | 'idle', now: number) {
+function planPresence(old: Presence | undefined, status: 'active' | 'idle', now: number): Change | null {
   const wasOnline = !!old && now - old.lastConnectedTime < OFFLINE_THRESHOLD;
   const wasActive = !!old && old.lastActiveTime !== null && now - old.lastActiveTime < OFFLINE_THRESHOLD;
   const becameActive = status === 'active' && !wasActive;
   const stale = !old || now - old.lastConnectedTime >= MIN_UPDATE_INTERVAL || (status === 'active' && (old.lastActiveTime === null || now - old.lastActiveTime >= MIN_UPDATE_INTERVAL));
   if (!stale && !becameActive) return null;
-  return { lastActiveTime: status === 'active' ? now : (old?.lastActiveTime ?? null), announce: !wasOnline || becameActive };
+  return { lastConnectedTime: now, lastActiveTime: status === 'active' ? now : (old?.lastActiveTime ?? null), announce: !wasOnline || becameActive };
 }
 
 export async function doUpdatePresence(app: App, realm: Realm, user: User, input: PresenceInput) {
@@ -118,23 +179,27 @@ export async function doUpdatePresence(app: App, realm: Realm, user: User, input
   const status = input.status;
   if (status !== 'active' && status !== 'idle') throw new ApiError(`Invalid status: ${status}`);
   const now = Math.floor(Date.now() / 1000);
-  // An invisible user's pings are not recorded; most pings change nothing, which a plain read tells without
-  // taking the write lock.
-  if (userSetting(user, 'presence_enabled') && planPresence(await findPresence(app.db, user.id), status, now)) {
-    await inTransaction(app, async (tx, emit) => {
-      const old = await findPresence(tx, user.id);
-      const plan = planPresence(old, status, now);
-      if (!plan) return;
-      await storePresence(tx, emit, realm, user, { userId: user.id, lastConnectedTime: now, lastActiveTime: plan.lastActiveTime }, !!old, plan.announce);
-    });
+  // An invisible user's pings are not recorded. The kept rows, brought up to date, hold the user's row: most
+  // pings change nothing, which that tells without taking the write lock, and their answer needs no other read.
+  const c = keptOf(app.db, realm.id);
+  let seq: number | undefined;
+  if (userSetting(user, 'presence_enabled')) {
+    seq = await refreshKept(app.db, realm.id);
+    const old = c.rows.get(user.id);
+    const plan = planPresence(old, status, now);
+    if (plan) {
+      const stored = (old && !plan.announce && (await storeQuietly(app, realm, user, old, plan))) ||
+        (await inTransaction(app, (tx, emit) => storePresence(tx, emit, realm, user, old, (o) => planPresence(o, status, now))));
+      seq = old && stored ? keepStored(c, seq, old, stored) : undefined;
+    }
   }
   // Nothing is returned with ping_only, so the client's position in the sequence stays where it was.
   if (input.pingOnly) return { presence_last_update_id: input.lastUpdateId ?? -1 };
-  return presenceData(app.db, realm, {
+  seq ??= await refreshKept(app.db, realm.id);
+  return presenceAnswer(c.rows.values(), seq, {
     lastUpdateId: input.lastUpdateId,
     historyLimitDays: input.historyLimitDays ?? 14,
     modern: input.lastUpdateId !== undefined || input.slimPresence,
-    keep: true,
   });
 }
 
