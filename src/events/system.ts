@@ -131,15 +131,20 @@ export class EventSystem {
       idleTimeout: idleTimeoutSecs, baseEventId, ackedEventId: baseEventId, lastId: q.lastId,
     });
     await this.serial(async () => {
-      for (let after = baseEventId; after < this.lastSeen; ) {
-        const rows = await readEvents(this.app.db, after, { upTo: this.lastSeen, realmId, limit: 1000 });
-        rows.forEach((e) => this.deliver(e, q));
-        if (rows.length < 1000) break;
-        after = rows[rows.length - 1].id;
-      }
+      await this.deliverRange(q, baseEventId, this.lastSeen);
       this.indexQueue(q);
     });
     return q;
+  }
+
+  // Delivers to `q` alone its organization's logged events after `after` up to `upTo` (stopping once it is full).
+  private async deliverRange(q: EventQueue, after: number, upTo: number): Promise<void> {
+    while (after < upTo) {
+      const rows = await readEvents(this.app.db, after, { upTo, realmId: q.realmId, limit: 1000 });
+      rows.forEach((e) => this.deliver(e, q));
+      if (rows.length < 1000 || q.events.length >= this.settings.maxQueueLength) return;
+      after = rows[rows.length - 1].id;
+    }
   }
 
   private indexQueue(q: EventQueue): void {
@@ -205,15 +210,10 @@ export class EventSystem {
     if (Math.max(Math.floor(lastEventId / SLOT), q.baseEventId) < q.replayFrom) throw new ApiError(`An event newer than ${lastEventId} has already been pruned!`);
     const acked = Math.max(lastEventId, q.baseEventId * SLOT);
     const past = new EventQueue(q.id, q.realmId, q.userId, q.options, q.idleTimeoutSecs, q.baseEventId, q.created, acked);
-    for (let after = Math.floor(acked / SLOT); after < upTo; ) {
-      const rows = await readEvents(this.app.db, after, { upTo, realmId: q.realmId, limit: 1000 });
-      rows.forEach((e) => this.deliver(e, past));
-      if (past.events.length >= this.settings.maxQueueLength) {
-        this.remove(q, 'overflow');
-        throw new BadEventQueueIdError(q.id);
-      }
-      if (rows.length < 1000) break;
-      after = rows[rows.length - 1].id;
+    await this.deliverRange(past, Math.floor(acked / SLOT), upTo);
+    if (past.events.length >= this.settings.maxQueueLength) {
+      this.remove(q, 'overflow');
+      throw new BadEventQueueIdError(q.id);
     }
     if (q.restartNotice && (!q.options.eventTypes || q.options.eventTypes.includes('restart'))) past.pushLocal(RESTART_EVENT, upTo);
     q.events = [...past.events, ...q.events.filter((e) => e.id > past.lastId)];
