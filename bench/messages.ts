@@ -2,7 +2,7 @@
 // (one sending with 8 concurrent requests, one polling).
 // Usage: node --import tsx bench/messages.ts [--quick]   (DATABASE_URL selects PostgreSQL)
 import { startAgent } from './agents.js';
-import { ms, percentiles, report, type Row } from './report.js';
+import { fanOutStats, ms, report, type Row } from './report.js';
 import { credentials, seedUsersAndChannel } from './seed.js';
 import { cpuMs, startBenchServer, stopServer, waitIdle } from './server.js';
 
@@ -29,17 +29,7 @@ try {
   const { received, errors, polls, cpuMs: pollerCpu } = await pollers.call('stopPollers', {});
   if (errors.length) throw new Error(`pollers failed: ${errors.slice(0, 3).join('; ')}`);
 
-  const elapsed = (Math.max(...sent.map((s) => s[2])) - Math.min(...sent.map((s) => s[1]))) / 1000;
-  const rate = TOTAL / elapsed;
-  const send = percentiles(sent.map(([, t0, t1]) => t1 - t0));
-  const delivery: number[] = [];
-  let missing = 0;
-  for (const [id, t0] of sent) {
-    const times = received.get(`m${id}`) ?? [];
-    missing += SUBSCRIBERS - times.length;
-    for (const t of times) delivery.push(t - t0);
-  }
-  const d = percentiles(delivery);
+  const { rate, send, delivery: d, missing } = fanOutStats(sent, (key) => received.get(key) ?? [], SUBSCRIBERS);
   rows.push({ id: 'B1', figure: `POST /messages to ${SUBSCRIBERS} subscribers, all long-polling, ${CONCURRENCY} concurrent senders: messages/s`, target: '≥ 2,000', result: `${rate.toFixed(0)}`, met: rate >= 2000, rate });
   rows.push({ id: 'B1', figure: 'POST /messages latency: median / p99', target: 'p99 ≤ 20 ms', result: `${ms(send.p50)} / ${ms(send.p99)}`, met: send.p99 <= 20 });
   rows.push({ id: 'B1', figure: `send to delivery, every subscriber: median / p99${missing ? ` (${missing} deliveries missing)` : ''}`, result: `${ms(d.p50)} / ${ms(d.p99)}` });

@@ -26,3 +26,17 @@ export function percentiles(values: number[]): { p50: number; p99: number; max: 
   const at = (p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
   return { p50: at(50), p99: at(99), max: s[s.length - 1], mean: s.reduce((a, b) => a + b, 0) / s.length };
 }
+
+// What B1's load processes measured: the send rate, the sends' latency and every delivery's delay after its send
+// began. `sent` holds [message id, send start, send end]; `arrivals` the arrival times of each message (key m<id>).
+export function fanOutStats(sent: [number, number, number][], arrivals: (key: string) => number[], recipients: number) {
+  const elapsed = (Math.max(...sent.map((s) => s[2])) - Math.min(...sent.map((s) => s[1]))) / 1000;
+  const delivery: number[] = [];
+  let missing = 0;
+  for (const [id, t0] of sent) {
+    const times = arrivals(`m${id}`);
+    missing += recipients - times.length;
+    for (const t of times) delivery.push(t - t0);
+  }
+  return { rate: sent.length / elapsed, send: percentiles(sent.map(([, t0, t1]) => t1 - t0)), delivery: percentiles(delivery), missing };
+}

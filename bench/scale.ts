@@ -4,7 +4,7 @@
 // Usage: node --import tsx bench/scale.ts [--quick]   (DATABASE_URL selects PostgreSQL; SQLite works too)
 import { startAgent, type Agent } from './agents.js';
 import { basic, timedRequest } from './load.js';
-import { ms, percentiles, report, type Row } from './report.js';
+import { fanOutStats, ms, report, type Row } from './report.js';
 import { credentials, seedUsersAndChannel } from './seed.js';
 import { cpuMs, startBenchServer, stopServer, waitIdle } from './server.js';
 
@@ -44,17 +44,7 @@ try {
   const stopped = await Promise.all([pollA, pollB].map((p) => p.call('stopPollers', {})));
   const errors = stopped.flatMap((s) => s.errors);
   if (errors.length) throw new Error(`pollers failed: ${errors.slice(0, 3).join('; ')}`);
-  const elapsed = (Math.max(...sent.map((s) => s[2])) - Math.min(...sent.map((s) => s[1]))) / 1000;
-  const rate = TOTAL / elapsed;
-  const latency = percentiles(sent.map(([, t0, t1]) => t1 - t0));
-  const delivery: number[] = [];
-  let missing = 0;
-  for (const [id, t0] of sent) {
-    const times = stopped.flatMap((s) => s.received.get(`m${id}`) ?? []);
-    missing += SUBSCRIBERS - times.length;
-    for (const t of times) delivery.push(t - t0);
-  }
-  const d = percentiles(delivery);
+  const { rate, send: latency, delivery: d, missing } = fanOutStats(sent, (key) => stopped.flatMap((s) => s.received.get(key) ?? []), SUBSCRIBERS);
   rows.push({ id: 'B1', figure: `two processes (${label}): POST /messages to ${SUBSCRIBERS} subscribers, half polling each process, ${CONCURRENCY} senders on each: messages/s`, target: '≥ 2,000', result: `${rate.toFixed(0)}`, met: rate >= 2000, rate });
   rows.push({ id: 'B1', figure: 'two processes: POST /messages latency, median / p99', target: 'p99 ≤ 20 ms', result: `${ms(latency.p50)} / ${ms(latency.p99)}`, met: latency.p99 <= 20 });
   rows.push({ id: 'B1', figure: `two processes: send to delivery, every subscriber, median / p99${missing ? ` (${missing} missing)` : ''}; CPU of both servers per message`, result: `${ms(d.p50)} / ${ms(d.p99)}; ${ms(serverCpu / TOTAL)}` });
