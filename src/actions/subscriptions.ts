@@ -6,7 +6,7 @@ import { streamList, subscriptionState, type StreamListOptions } from '../state/
 import type { Tx } from '../store/db.js';
 import { systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
-import { findStreamByName, setDefaultStream, type Stream } from '../store/streams.js';
+import { findStreamByName, nameKey, setDefaultStream, type Stream } from '../store/streams.js';
 import {
   activateSubscriptions, deactivateSubscriptions, findSubscription, subscriberIds, subscriptionsOfUser, updateSubscriptionProperty,
   type SubscriptionProperty,
@@ -65,7 +65,7 @@ export async function doSubscribe(app: App, realm: Realm, user: User, input: Sub
     for (const item of input.subscriptions) {
       if (item.color === undefined) continue;
       if (!/^#[0-9a-fA-F]{3,6}$/.test(item.color)) throw new ApiError('add.color is not a valid hex color code');
-      colors.set(item.name.trim().toLowerCase(), item.color);
+      colors.set(nameKey(item.name), item.color);
     }
     for (const item of input.subscriptions) {
       const name = checkChannelName(item.name);
@@ -136,6 +136,7 @@ export async function addSubscriptionsInTx(
   const knewBefore = new Map<number, Set<number>>();
   for (const s of streams) if (!created.includes(s)) knewBefore.set(s.id, new Set(await channelAudience(tx, realm.id, s, current.get(s.id))));
   const newByStream = new Map<number, number[]>();
+  const pairs: { userId: number; streamId: number; color: string }[] = [];
   for (const p of users) {
     const mine = new Set((await subscriptionsOfUser(tx, p.id)).map((s) => s.color));
     for (const s of streams) {
@@ -143,14 +144,15 @@ export async function addSubscriptionsInTx(
         (already[p.id] ??= []).push(s.name);
         continue;
       }
-      const color = colors.get(s.name.toLowerCase()) ?? COLORS.find((c) => !mine.has(c)) ?? COLORS[(p.id + s.id) % COLORS.length];
+      const color = colors.get(nameKey(s.name)) ?? COLORS.find((c) => !mine.has(c)) ?? COLORS[(p.id + s.id) % COLORS.length];
       mine.add(color);
-      await activateSubscriptions(tx, [{ userId: p.id, streamId: s.id, color }]);
+      pairs.push({ userId: p.id, streamId: s.id, color });
       (subscribed[p.id] ??= []).push(s.name);
       (added.get(p.id) ?? added.set(p.id, []).get(p.id)!).push(s);
       (newByStream.get(s.id) ?? newByStream.set(s.id, []).get(s.id)!).push(p.id);
     }
   }
+  await activateSubscriptions(tx, pairs);
   await emitSubscribeEvents(tx, realm, emit, systemGroups, { created, added, newByStream, knewBefore });
   return { subscribed, already, added };
 }
@@ -159,7 +161,7 @@ interface SubscribeChanges {
   created: Stream[];
   added: Map<number, Stream[]>; // user id → channels newly subscribed to
   newByStream: Map<number, number[]>; // channel id → users newly subscribed
-  knewBefore: Map<number, Set<number>>; // existing channel id → who knew of it before
+  knewBefore: Map<number, Set<number>>; // existing channel id → who knew of it before (its audience then)
 }
 
 async function emitSubscribeEvents(tx: Tx, realm: Realm, emit: Emit, systemGroups: Map<string, number>, changes: SubscribeChanges): Promise<void> {
@@ -192,8 +194,8 @@ async function emitSubscribeEvents(tx: Tx, realm: Realm, emit: Emit, systemGroup
   // A new channel's create event already counts its first subscribers.
   for (const [streamId, userIds] of newByStream) {
     if (created.some((c) => c.id === streamId)) continue;
-    const s = streamsById.get(streamId)!;
-    const audience = (await channelAudience(tx, realm.id, s, subscribers.get(streamId))).filter((id) => !userIds.includes(id));
+    // Subscribing gave only the new subscribers knowledge of the channel: the others who know of it now knew before.
+    const audience = [...knewBefore.get(streamId)!].filter((id) => !userIds.includes(id));
     if (audience.length) emit(realm.id, { type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: userIds }, audience);
   }
 }
