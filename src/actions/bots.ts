@@ -6,16 +6,15 @@ import { BOT_TYPE, formatBot } from '../format/bots.js';
 import { avatarUrl } from '../format/users.js';
 import { ApiError } from '../http/errors.js';
 import { hasContentAccess, isRealmAdmin } from '../permissions/channels.js';
-import { holdsGroupSetting } from '../permissions/groups.js';
 import { botSettings, NO_BOT_SETTINGS, saveBotSettings, type BotSettings } from '../store/bots.js';
 import type { Db, Tx } from '../store/db.js';
-import { groupsOfUser, systemGroupIds } from '../store/groups.js';
+import { systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
 import { findStreamByName, listStreams } from '../store/streams.js';
 import { findSubscription } from '../store/subscriptions.js';
 import { findUser, findUserByEmail, listUsers, ROLE, type User } from '../store/users.js';
 import { randomToken } from '../lib/secrets.js';
-import { realmGroupValue } from './channels.js';
+import { holdsRealmSetting, viewerOf } from './channels.js';
 import { checkEmail, checkFullName, checkMemberOrAdmin } from './checks.js';
 import { isUrl } from './profile-fields.js';
 import { inTransaction } from './transaction.js';
@@ -37,8 +36,8 @@ export async function botAudience(db: Db, realm: Realm, bot: User): Promise<numb
 async function allowedBotTypes(db: Db, realm: Realm, user: User): Promise<number[]> {
   if (isRealmAdmin(user)) return [BOT_TYPE.generic, BOT_TYPE.incomingWebhook, BOT_TYPE.outgoingWebhook];
   const systemGroups = await systemGroupIds(db, realm.id);
-  const groups = await groupsOfUser(db, user.id);
-  const holds = (name: string) => holdsGroupSetting(realmGroupValue(realm, name, systemGroups), user.id, groups);
+  const viewer = await viewerOf(db, user);
+  const holds = (name: string) => holdsRealmSetting(viewer, realm, name, systemGroups);
   if (holds('can_create_bots_group')) return [BOT_TYPE.generic, BOT_TYPE.incomingWebhook, BOT_TYPE.outgoingWebhook];
   if (holds('can_create_write_only_bots_group')) return [BOT_TYPE.incomingWebhook];
   return [];
@@ -49,7 +48,7 @@ export async function channelForBot(tx: Tx, realm: Realm, user: User, name: stri
   if (name === '') return null;
   const stream = await findStreamByName(tx, realm.id, name);
   const sub = stream && (await findSubscription(tx, user.id, stream.id));
-  if (!stream || !hasContentAccess({ user, groups: await groupsOfUser(tx, user.id) }, stream, sub)) throw new ApiError(`Invalid channel name '${name}'`);
+  if (!stream || !hasContentAccess(await viewerOf(tx, user), stream, sub)) throw new ApiError(`Invalid channel name '${name}'`);
   return stream.id;
 }
 

@@ -1,7 +1,7 @@
 // Validation shared by the actions that create or rename people and organizations.
 import { ApiError } from '../http/errors.js';
 import { codePointLength } from '../lib/text.js';
-import { ROLE } from '../store/users.js';
+import { isGuest } from '../permissions/channels.js';
 
 export const MAX_NAME_LENGTH = 100;
 export const MIN_NAME_LENGTH = 2;
@@ -62,7 +62,7 @@ export function checkHuman(user: { isBot: boolean }): void {
 }
 
 export function checkNotGuest(user: { role: number }): void {
-  if (user.role === ROLE.guest) throw new ApiError('Not allowed for guest users');
+  if (isGuest(user)) throw new ApiError('Not allowed for guest users');
 }
 
 // The reference server's require_member_or_admin: guests are refused first, then bots.

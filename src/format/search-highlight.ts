@@ -1,9 +1,9 @@
 // match_content and match_subject (§4.10): rendered content and escaped topic with the words that matched a
 // search wrapped in <span class="highlight">. Only text between tags is touched, never markup or entities.
 import { porterStem } from '../lib/stem.js';
+import { escapeHtml } from '../lib/text.js';
 import { foldWord } from '../store/search.js';
 
-export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 const PIECES = /(<[^>]*>)/;
 const WORD_OR_ENTITY = /&#?\w+;|[\p{L}\p{N}\p{M}]+/gu;

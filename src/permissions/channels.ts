@@ -11,7 +11,7 @@ export interface Viewer {
 }
 
 export const isRealmAdmin = (user: User) => user.role <= ROLE.administrator;
-export const isGuest = (user: User) => user.role === ROLE.guest;
+export const isGuest = (user: { role: number }) => user.role === ROLE.guest;
 
 export function inGroupSetting(viewer: Viewer, value: GroupSettingValue): boolean {
   return holdsGroupSetting(value, viewer.user.id, viewer.groups);

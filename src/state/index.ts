@@ -3,6 +3,7 @@ import type { App } from '../app.js';
 import type { Db } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
+import { isGuest } from '../permissions/channels.js';
 import { realmState } from './realm.js';
 import { realmUserState } from './realm-users.js';
 import { userSettingsState } from './user-settings.js';
@@ -81,7 +82,7 @@ const PRODUCERS: Record<string, Producer> = {
   reminders: async (ctx) => ({ reminders: ctx.user ? await reminderList(ctx.db, ctx.user) : [] }),
   // Guests are not offered default channels, as in the reference server.
   user_status: (ctx) => (ctx.user ? userStatusState(ctx.db, ctx.realm) : { user_status: {} }),
-  default_streams: async (ctx) => ({ realm_default_streams: ctx.user && ctx.user.role !== 600 ? await defaultStreamsState(ctx.db, ctx.realm) : [] }),
+  default_streams: async (ctx) => ({ realm_default_streams: ctx.user && !isGuest(ctx.user) ? await defaultStreamsState(ctx.db, ctx.realm) : [] }),
   user_topic: (ctx) => userTopicsState(ctx.db, ctx.user, ctx.options.capabilities),
   muted_topics: (ctx) => mutedTopicsState(ctx.db, ctx.user, ctx.types),
   channel_folders: (ctx) => channelFoldersState(ctx.db, ctx.realm, ctx.user),
