@@ -142,8 +142,8 @@ export class EventQueue {
     throw new ApiError(`Event ${lastEventId} was not in this queue`);
   }
 
-  // Drops the events up to `id`; returns how many.
-  forgetUpTo(id: number): number {
+  // Drops the events up to `id`.
+  forgetUpTo(id: number): void {
     let n = 0;
     while (n < this.events.length && this.events[n].id <= id) n++;
     if (n > 0) {
@@ -151,7 +151,6 @@ export class EventQueue {
       this.events.splice(0, n);
       this.dirty = true;
     }
-    return n;
   }
 
   // Parks a poll until an event arrives. Events that arrived since the queue was last answered, less than

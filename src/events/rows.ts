@@ -1,7 +1,7 @@
 // A process's queues and their rows in `event_queues`, which every process reads: positions saved, and what
 // other processes did with the same queues (their clients poll any process) learned back.
 import type { Db } from '../store/db.js';
-import { queueRowStates, touchQueueRows, updateQueueRows } from '../store/events.js';
+import { queueRowStates, updateQueueRows } from '../store/events.js';
 import { SLOT, type EventQueue } from './queue.js';
 
 // How often positions are saved and compared; how often a queue whose poll stays parked is saved as polled; and
@@ -16,17 +16,15 @@ type Drop = (q: EventQueue, why: string) => void;
 // no process takes its queue for idle. Rows only move forward (updateQueueRows).
 export async function saveQueues(db: Db, queues: EventQueue[]): Promise<void> {
   const now = Date.now();
-  const dirty = queues.filter((q) => q.dirty);
-  const parked = queues.filter((q) => q.parked && !q.dirty && now - q.savedAt > TOUCH_MS);
-  for (const q of [...dirty, ...parked]) {
+  const due = queues.filter((q) => q.dirty || (q.parked && now - q.savedAt > TOUCH_MS));
+  for (const q of due) {
     q.dirty = false;
     q.savedAt = now;
   }
   await updateQueueRows(
     db,
-    dirty.map((q) => ({ id: q.id, lastPoll: Math.floor((q.parked ? now : q.lastActivity) / 1000), ackedEventId: q.acknowledgedLogId, lastId: q.lastId })),
+    due.map((q) => ({ id: q.id, lastPoll: Math.floor((q.parked ? now : q.lastActivity) / 1000), ackedEventId: q.acknowledgedLogId, lastId: q.lastId })),
   );
-  await touchQueueRows(db, parked.map((q) => q.id), Math.floor(now / 1000));
 }
 
 // A queue deleted elsewhere goes here too; one whose client now polls elsewhere forgets what was acknowledged

@@ -34,7 +34,7 @@ export class EventSystem {
   private adopting = new Map<string, Promise<EventQueue | undefined>>();
   private lastSeen = 0; // highest event-log id delivered to this process's queues
   private chain: Promise<void> = Promise.resolve();
-  private drainQueued = false;
+  private reading: Promise<void> | null = null; // a read of the log queued and not yet begun
   private announcing: number | null = null;
   private timers: NodeJS.Timeout[] = [];
   private startedMs = Date.now();
@@ -101,12 +101,15 @@ export class EventSystem {
 
   // The log may hold events this process has not read (another process's notice, or the periodic check).
   logGrew(position = Infinity): void {
-    if (position <= this.lastSeen || this.drainQueued || this.closed) return;
-    this.drainQueued = true;
-    void this.serial(() => {
-      this.drainQueued = false;
+    if (position > this.lastSeen && !this.closed) void this.readLog();
+  }
+
+  // Reads the log after the queued work; callers arriving before that read begins share it.
+  private readLog(): Promise<void> {
+    return (this.reading ??= this.serial(() => {
+      this.reading = null;
       return this.drain();
-    });
+    }));
   }
 
   private async drain(): Promise<void> {
@@ -226,14 +229,8 @@ export class EventSystem {
   // A client that polled another process last may have seen events this process has not read yet: read them
   // first, so that its queue here holds what it acknowledges.
   async acknowledge(q: EventQueue, lastEventId: number): Promise<void> {
-    if (Math.floor(lastEventId / SLOT) > this.lastSeen) await this.serial(() => this.drain());
+    if (Math.floor(lastEventId / SLOT) > this.lastSeen) await this.readLog();
     q.acknowledge(lastEventId, this.lastSeen);
-  }
-
-  // Resolves once the events committed in this process so far are in their queues (delivery runs after the
-  // commit, so a client that made a change and polls at once would otherwise race it).
-  delivered(): Promise<void> {
-    return this.chain;
   }
 
   // Answers now when there is something to say (or dont_block), else parks the poll until an event or a

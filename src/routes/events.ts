@@ -26,7 +26,6 @@ export const eventRoutes = [
         await events.resync(queue, params.last_event_id);
         await events.acknowledge(queue, params.last_event_id);
       }
-      await events.delivered();
       // The response's close event means the client went away (or the reply was sent, which makes this a no-op).
       const ready = await events.poll(queue, params.dont_block, (fn) => reply.raw.once('close', fn));
       return { events: serializeEvents(ready), queue_id: queue.id };

@@ -135,17 +135,6 @@ export async function updateQueueRows(db: Db, rows: { id: string; lastPoll: numb
   });
 }
 
-// Marks queues as polled at `now` (their polls are parked), never moving a row's time back.
-export async function touchQueueRows(db: Db, ids: string[], now: number): Promise<void> {
-  for (let i = 0; i < ids.length; i += 500) {
-    await db
-      .updateTable('event_queues')
-      .set({ last_poll: sql<number>`case when last_poll > ${now} then last_poll else ${now} end` })
-      .where('id', 'in', ids.slice(i, i + 500))
-      .execute();
-  }
-}
-
 // What other processes have saved of these queues: absent ids were deleted (by a client, or collected).
 export async function queueRowStates(db: Db, ids: string[]): Promise<Map<string, { lastPoll: number; ackedEventId: number }>> {
   const states = new Map<string, { lastPoll: number; ackedEventId: number }>();
