@@ -2,7 +2,7 @@
 // only) expanded into snapshots of the message after each edit, oldest first.
 import { ApiError } from '../http/errors.js';
 import { highlightHtmlDifferences } from '../lib/html-diff.js';
-import { displayTopic } from '../format/messages.js';
+import { displayTopic, isMove } from '../format/messages.js';
 import { realmSettings } from '../state/realm.js';
 import type { Db } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
@@ -43,7 +43,7 @@ export async function accessMessageHistory(db: Db, realm: Realm, user: User, id:
   const visible = policy === 'moves'
     ? snapshots.flatMap((s) => {
         if (!('prev_content' in s)) return [s];
-        if (!('prev_topic' in s)) return [];
+        if (!isMove(s)) return [];
         const rest = { ...s };
         for (const k of ['prev_content', 'prev_rendered_content', 'content_html_diff']) delete rest[k];
         return [rest];

@@ -60,14 +60,18 @@ export function formatMessage(m: Message, l: MessageLookups, f: MessageFlavour):
   };
 }
 
+// An edit-history entry (or a snapshot of GET /messages/{id}/history) that moved the message.
+export const isMove = (e: Record<string, unknown>) => 'prev_topic' in e || 'prev_stream' in e;
+
 // The organization's message_edit_history_visibility_policy: all of it, only moves (without the previous
 // contents), or none; absent when nothing is left to show.
 function visibleEditHistory(history: Message['editHistory'], realm: Realm): { edit_history?: unknown[] } {
+  if (!history) return {};
   const policy = realmSettings(realm).message_edit_history_visibility_policy;
-  if (!history || policy === 'none') return {};
+  if (policy === 'none') return {};
   if (policy === 'all') return { edit_history: history };
   const moves = (history as Record<string, unknown>[])
-    .filter((e) => 'prev_topic' in e || 'prev_stream' in e)
+    .filter(isMove)
     .map(({ prev_content: _c, prev_rendered_content: _r, prev_rendered_content_version: _v, ...rest }) => rest);
   return moves.length ? { edit_history: moves } : {};
 }
