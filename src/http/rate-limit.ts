@@ -94,13 +94,25 @@ return 0`;
 
 // While Redis is unreachable requests are let through (and the failure logged): an outage of the limiter
 // must not become an outage of the chat.
+// The scripts are registered once: each call then sends the script's hash (EVALSHA), not its text.
+type Scripts = Redis & {
+  parlanceRateHit(key: string, windowMs: number): Promise<[number, number]>;
+  parlanceRateRefund(key: string): Promise<number>;
+};
+
 export class RedisRateLimiter implements RateLimiter {
-  constructor(private redis: Redis, private log: Logger, private prefix: string) {}
+  private redis: Scripts;
+
+  constructor(redis: Redis, private log: Logger, private prefix: string) {
+    redis.defineCommand('parlanceRateHit', { numberOfKeys: 1, lua: HIT });
+    redis.defineCommand('parlanceRateRefund', { numberOfKeys: 1, lua: REFUND });
+    this.redis = redis as Scripts;
+  }
 
   async hit(key: string, limit: number, windowSeconds = 60): Promise<Verdict> {
     const now = Date.now();
     try {
-      const [count, ttl] = (await this.redis.eval(HIT, 1, this.prefix + key, windowSeconds * 1000)) as [number, number];
+      const [count, ttl] = await this.redis.parlanceRateHit(this.prefix + key, windowSeconds * 1000);
       return verdict(count, limit, count <= limit, now + ttl, now);
     } catch (err) {
       return this.failOpen(err, limit, windowSeconds, now);
@@ -108,7 +120,7 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async refund(key: string): Promise<void> {
-    await this.redis.eval(REFUND, 1, this.prefix + key).catch((err) => this.log.warn({ err }, 'rate limit store unavailable; refund skipped'));
+    await this.redis.parlanceRateRefund(this.prefix + key).catch((err) => this.log.warn({ err }, 'rate limit store unavailable; refund skipped'));
   }
 
   private failOpen(err: unknown, limit: number, windowSeconds: number, now: number): Verdict {
