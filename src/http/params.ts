@@ -2,7 +2,7 @@
 // that declaration. Values arrive as strings (query, urlencoded or multipart): structured values are JSON (with
 // or without spaces), plain strings are taken raw.
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import type { Static, TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { codePointLength, hasNullByte } from '../lib/text.js';
 import { ConfusingArgumentError, InvalidArgumentError, InvalidJsonError, MissingArgumentError } from './errors.js';
 
@@ -214,3 +214,11 @@ export function paramSchema(param: Param<unknown, boolean>): Record<string, unkn
     ...(def.hasDefault ? { default: def.defaultValue } : {}),
   };
 }
+
+// Optional raw-JSON parameters named after settings (any value: the action checks each setting's type).
+export const settingParamsOf = (names: readonly string[]) =>
+  Object.fromEntries(names.map((name) => [name, json(Type.Unknown(), { raw: true }).optional()]));
+
+// Of `values`, the entries named in `names` that the request gave.
+export const given = (values: Record<string, unknown>, names: readonly string[]): Record<string, unknown> =>
+  Object.fromEntries(names.filter((n) => values[n] !== undefined).map((n) => [n, values[n]]));

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import {
   doUpdateRealm, REALM_DESCRIPTION_MAX_LENGTH, REALM_NAME_MAX_LENGTH, REALM_PLAIN_SETTINGS, type GroupSettingUpdate, type RealmSettingKind,
 } from '../actions/realm.js';
-import { bool, int, json, str, type Param } from '../http/params.js';
+import { bool, given, int, json, str, type Param } from '../http/params.js';
 import { route } from '../http/route.js';
 import { REALM_GROUP_SETTING_NAMES } from '../state/realm.js';
 import type { RealmGroupSettingName } from '../state/realm-data.js';
@@ -49,8 +49,6 @@ const params = {
   ...groupParams,
 };
 
-const given = (values: Record<string, unknown>, names: string[]) =>
-  Object.fromEntries(names.filter((n) => values[n] !== undefined).map((n) => [n, values[n]]));
 
 export const realmRoutes = [
   route({

@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { doConfirmEmailChange, doUpdateSettings, SETTING_NAMES } from '../actions/settings.js';
-import { json, str, type Params } from '../http/params.js';
+import { given, json, settingParamsOf, str, type Params } from '../http/params.js';
 import { route } from '../http/route.js';
 
 // Booleans and integers arrive as JSON; string settings arrive raw.
-export const settingParamsOf = (names: string[]) => Object.fromEntries(names.map((name) => [name, json(Type.Unknown(), { raw: true }).optional()]));
 const settingParams = settingParamsOf(SETTING_NAMES);
 
 const params = {
@@ -31,7 +30,7 @@ function settingsRoute(path: string, summary: string) {
     params,
     handler: ({ app, realm, user, params: p }) => {
       const values = p as Params<typeof params> & Record<string, unknown>;
-      const settings = Object.fromEntries(SETTING_NAMES.filter((n) => values[n] !== undefined).map((n) => [n, values[n]]));
+      const settings = given(values, SETTING_NAMES);
       return doUpdateSettings(app, realm, user, {
         settings,
         fullName: values.full_name,

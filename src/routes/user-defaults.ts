@@ -1,6 +1,6 @@
 import { doUpdateUserDefaults, USER_DEFAULT_NAMES } from '../actions/user-defaults.js';
 import { route } from '../http/route.js';
-import { settingParamsOf } from './settings.js';
+import { given, settingParamsOf } from '../http/params.js';
 
 const params = settingParamsOf(USER_DEFAULT_NAMES);
 
@@ -13,7 +13,7 @@ export const userDefaultRoutes = [
     params,
     handler: async ({ app, realm, user, params: p }) => {
       const values = p as Record<string, unknown>;
-      await doUpdateUserDefaults(app, realm, user, Object.fromEntries(USER_DEFAULT_NAMES.filter((n) => values[n] !== undefined).map((n) => [n, values[n]])));
+      await doUpdateUserDefaults(app, realm, user, given(values, USER_DEFAULT_NAMES));
     },
   }),
 ];

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { accessGroupMembers, accessGroupSubgroups, accessIsGroupMember, doChangeMembers, doChangeSubgroups } from '../actions/user-group-members.js';
 import { doCreateGroup, doDeactivateGroup, doUpdateGroup, groupRecords } from '../actions/user-groups.js';
-import { bool, int, json, str } from '../http/params.js';
+import { bool, given, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { GROUP_SETTINGS, type GroupSetting } from '../store/user-groups.js';
 
@@ -9,7 +9,7 @@ const ids = json(Type.Array(Type.Integer())).default([]);
 const readForm = Object.fromEntries(GROUP_SETTINGS.map((s) => [s, json(Type.Unknown()).optional()]));
 // The update form ({new, old}) is checked by the action, which names the setting in its error.
 const updateForm = readForm;
-const pick = <T>(params: Record<string, unknown>) => Object.fromEntries(GROUP_SETTINGS.filter((s) => params[s] !== undefined).map((s) => [s, params[s]])) as Partial<Record<GroupSetting, T>>;
+const pick = <T>(params: Record<string, unknown>) => given(params, GROUP_SETTINGS) as Partial<Record<GroupSetting, T>>;
 
 export const userGroupRoutes = [
   route({
