@@ -21,6 +21,9 @@ import { inTransaction, type Emit } from './transaction.js';
 import { renderExtras } from './linkifiers.js';
 import { flagAlertWords } from './alert-words.js';
 import { claimAttachments } from './attachment-claims.js';
+import { checkRecipientsAccessible, realmFakeEmailDomain } from './users.js';
+import { blindAmong } from '../permissions/users.js';
+import { fakeEmailDomain, unknownSender } from '../format/users.js';
 
 export interface SendInput {
   type: 'stream' | 'private';
@@ -36,6 +39,8 @@ export interface SendInput {
   system?: boolean;
   // Recipients for whom the message arrives already read (a notice about their own action).
   markRead?: (userId: number) => boolean;
+  // The domain of stand-in e-mail addresses (realmFakeEmailDomain), for senders shown as placeholders.
+  fakeDomain?: string;
 }
 
 // Wildcard mentions reaching more users than this need can_mention_many_users_group.
@@ -132,7 +137,7 @@ async function checkTopicAllowed(tx: Tx, v: Viewer, stream: Stream, topic: strin
 }
 
 export async function doSendMessage(app: App, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
-  return inTransaction(app, (tx, emit) => sendMessageInTx(tx, emit, realm, sender, input));
+  return inTransaction(app, (tx, emit) => sendMessageInTx(tx, emit, realm, sender, { fakeDomain: realmFakeEmailDomain(app, realm), ...input }));
 }
 
 // The send path inside a caller's transaction, so that work tied to the send (marking a scheduled message
@@ -162,6 +167,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     for (const e of emails) if (!users.some((u) => u.email.toLowerCase() === e.toLowerCase())) throw new ApiError(`Invalid email '${e}'`);
     const inactive = users.find((u) => !u.isActive);
     if (inactive) throw new ApiError(`'${inactive.email}' is no longer using Zulip.`);
+    if (!input.system) await checkRecipientsAccessible(tx, realm, sender, users);
     const others = users.filter((u) => u.id !== sender.id);
     const dmGroup = realmGroupValue(realm, 'direct_message_permission_group', systemGroups);
     if (others.length && !input.system && !inGroupSetting(v, dmGroup)) {
@@ -213,9 +219,13 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     topicLinks: (t: string) => renderTopicLinks(t, ctx.linkifiers ?? []),
   };
   const formatted = formatMessage({ ...message, id }, lookups, { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true });
+  // Subscribers share the channel with a subscribed sender; one posting unsubscribed may be unknown to guests.
+  const blind = stream && !recipientSet.has(sender.id) ? await blindAmong(tx, realm, sender, recipients) : new Set<number>();
+  const fakeDomain = input.fakeDomain ?? fakeEmailDomain(undefined, realm.stringId);
   emit(realm.id, {
     type: 'message',
     message: formatted,
+    ...(blind.size ? { _blind: [...blind], _blind_patch: { message: unknownSender(sender.id, fakeDomain) } } : {}),
     _raw_content: content,
     ...(input.queueId ? { _sender_queue_id: input.queueId, _local_id: input.localId } : {}),
     ...(stream && !stream.inviteOnly ? { _public_channel: true } : {}),
