@@ -250,3 +250,14 @@ test('spectators of a web-public organization get no role-group membership', asy
   for (const g of reg.realm_user_groups as { members: number[]; name: string }[]) assert.deepEqual(g.members, [], g.name);
   await setRealmSettings(server, { enable_spectator_access: undefined });
 });
+
+// Last: the guest's own text names hamlet, which the leak checks above would take for a leak.
+test('a restricted guest cannot mention a user they may not access: the mention stays text', async () => {
+  const { hamlet, cordelia } = server.users;
+  const id = await sendToChannel(server, 'polonius', open, 'mentions', `@**${hamlet.fullName}** @**|${hamlet.id}** @**${cordelia.fullName}**`);
+  const html = assertSuccess(await server.as('cordelia').get(`/messages/${id}`)).message.content as string;
+  assert.ok(!html.includes(`data-user-id="${hamlet.id}"`), html);
+  assert.ok(html.includes(`data-user-id="${cordelia.id}"`), html);
+  const byMember = await sendToChannel(server, 'cordelia', open, 'mentions', `@**${hamlet.fullName}**`);
+  assert.ok((assertSuccess(await server.as('cordelia').get(`/messages/${byMember}`)).message.content as string).includes(`data-user-id="${hamlet.id}"`));
+});

@@ -22,7 +22,7 @@ import { renderExtras } from './linkifiers.js';
 import { flagAlertWords } from './alert-words.js';
 import { claimAttachments } from './attachment-claims.js';
 import { checkRecipientsAccessible, realmFakeEmailDomain } from './users.js';
-import { blindAmong } from '../permissions/users.js';
+import { accessibleBy, blindAmong, canAccessUser } from '../permissions/users.js';
 import { fakeEmailDomain, unknownSender } from '../format/users.js';
 
 export interface SendInput {
@@ -93,11 +93,13 @@ async function accessChannelForSending(tx: Tx, realm: Realm, v: Viewer, to: numb
   return stream;
 }
 
-export async function renderContext(tx: Tx, realm: Realm, content: string): Promise<RenderContext> {
+// A guest limited by can_access_all_users_group mentions only the users they may access (others stay text).
+export async function renderContext(tx: Tx, realm: Realm, content: string, author: User): Promise<RenderContext> {
   const c = mentionCandidates(content);
   const ctx: RenderContext = { usersByName: new Map(), usersById: new Map(), groupsByName: new Map(), channelsByName: new Map(), ...(await renderExtras(tx, realm.id, content)) };
   if (c.names.length || c.ids.length) {
-    for (const u of (await listUsers(tx, realm.id)).filter((x) => x.isActive)) {
+    const accessible = await accessibleBy(tx, realm, author);
+    for (const u of (await listUsers(tx, realm.id)).filter((x) => x.isActive && canAccessUser(accessible, x))) {
       const key = u.fullName.toLowerCase();
       if (c.names.includes(key)) ctx.usersByName.set(key, [...(ctx.usersByName.get(key) ?? []), { id: u.id, fullName: u.fullName }]);
       if (c.ids.includes(u.id)) ctx.usersById.set(u.id, { id: u.id, fullName: u.fullName });
@@ -179,7 +181,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     recipientId = await dmRecipient(tx, realm.id, recipients);
   }
 
-  const ctx = await renderContext(tx, realm, content);
+  const ctx = await renderContext(tx, realm, content, sender);
   const rendered = renderMessage(content, ctx);
   // A topic wildcard mention reaches the topic's participants only, the sender among them.
   const topicParticipants = rendered.topicWildcard && stream ? (await topicSenderIds(tx, stream.id, topic)).add(sender.id) : new Set<number>();
