@@ -219,19 +219,6 @@ export async function accessMessageWindow(app: App, realm: Realm, user: User, in
   return { messages, ...found, history_limited: false };
 }
 
-// A message the caller may read: one they received, or one in a channel whose history they may read.
-export async function accessMessage(db: Db, realm: Realm, user: User, id: number): Promise<{ message: Message; flags: number | undefined }> {
-  const [message] = await findMessages(db, realm.id, [id]);
-  if (!message) throw new ApiError('Invalid message(s)');
-  const flags = (await userMessageFlags(db, user.id, [id])).get(id);
-  if (flags === undefined) {
-    const stream = message.streamId !== null ? await findStream(db, realm.id, message.streamId) : undefined;
-    const reader = await readerOf(db, user);
-    if (!stream || !historyReadable(reader, stream)) throw new ApiError('Invalid message(s)');
-  }
-  return { message, flags };
-}
-
 // GET /messages/matches_narrow: the search fields of each of these messages that match the narrow.
 export async function accessMatchingMessages(app: App, realm: Realm, user: User, ids: number[], narrow: RawTerm[]) {
   const reader = await readerOf(app.db, user);

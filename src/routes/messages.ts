@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { doSendMessage } from '../actions/messages-send.js';
-import { accessMatchingMessages, accessMessage, accessMessageWindow, formatMessages, parseNarrow } from '../actions/messages-fetch.js';
+import { accessMessage } from '../actions/message-access.js';
+import { accessMatchingMessages, accessMessageWindow, formatMessages, parseNarrow } from '../actions/messages-fetch.js';
 import { doUpdateFlags, doUpdateFlagsForNarrow } from '../actions/message-flags.js';
 import { doReportMessage, MAX_REPORT_DESCRIPTION_LENGTH } from '../actions/message-report.js';
 import { REPORT_MESSAGE_TYPES } from '../state/realm-data.js';
