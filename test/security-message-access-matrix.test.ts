@@ -12,6 +12,7 @@ import { PASSWORD, startTestServer, type TestServer } from './helpers/server.js'
 import { eventually } from './helpers/events.js';
 import { createChannel, sendToChannel } from './helpers/messages.js';
 import { uploaded } from './helpers/uploads.js';
+import { allRoutes } from '../src/routes/index.js';
 
 type Kind = 'shared' | 'protected' | 'public';
 interface Channel { id: number; name: string; message: number; file: string; watched: number }
@@ -78,9 +79,9 @@ type Expected = [number, string?];
 const soon = () => Math.floor(Date.now() / 1000) + 3600;
 
 // In order: reads of the feed first, as reacting and starring give a row (and a place in the feed).
-const ROWS: { key: string; call: (c: Client, id: number, ch: Channel) => Promise<Reply>; expect: (col: Column) => Expected; check?: (r: Reply, col: Column, ch: Channel) => void }[] = [
+const ROWS: { key: string; route?: string; call: (c: Client, id: number, ch: Channel) => Promise<Reply>; expect: (col: Column) => Expected; check?: (r: Reply, col: Column, ch: Channel) => void }[] = [
   {
-    key: 'GET /messages (message_ids)', call: (c, id) => c.get('/messages', { message_ids: [id] }), expect: () => [200],
+    key: 'GET /messages (message_ids)', route: 'GET /messages', call: (c, id) => c.get('/messages', { message_ids: [id] }), expect: () => [200],
     check: (r, col, ch) => assert.deepEqual(r.body.messages.map((m: { id: number }) => m.id), col.feed ? [ch.message] : []),
   },
   {
@@ -115,6 +116,15 @@ const ROWS: { key: string; call: (c: Client, id: number, ch: Channel) => Promise
     expect: (col) => (col.feed || col.access ? [200] : INVALID),
   },
 ];
+
+// Every route that names a message (in its path or its parameters) has a row.
+test('the rows cover every route of src/routes that names a message', () => {
+  const naming = allRoutes()
+    .filter((r) => r.path.includes('{message_id}') || Object.keys(r.params).some((p) => ['message_id', 'message_ids', 'msg_ids', 'messages'].includes(p)))
+    .map((r) => `${r.method} ${r.path}`);
+  const covered = new Set(ROWS.map((row) => row.route ?? row.key));
+  assert.deepEqual(naming.filter((key) => !covered.has(key)), []);
+});
 
 for (const row of ROWS) {
   test(`by id: ${row.key}`, async () => {
