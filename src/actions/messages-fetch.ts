@@ -204,34 +204,34 @@ function searchHighlights(terms: NegatableTerm[]): Set<string> | null {
   return texts.length ? searchStems(texts) : null;
 }
 
-// The found messages as the reply lists them, with search highlights when the narrow searched.
-async function formatFound(db: Db, realm: Realm, user: User, ids: number[], terms: NegatableTerm[], flavour: MessageFlavour) {
-  const rows = await findMessages(db, realm.id, ids);
-  const messages: Record<string, unknown>[] = await formatMessages(db, realm, user, rows, flavour);
-  const stems = searchHighlights(terms);
-  if (!stems) return messages;
-  return messages.map((m, i) => ({
-    ...m,
-    ...searchFields(rows[i].renderedContent, displayTopic(rows[i].topic, rows[i].streamId !== null, flavour.allowEmptyTopicName), stems),
-  }));
+export async function accessMessageWindow(app: App, realm: Realm, user: User, input: FetchInput) {
+  if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) throw new ApiError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  const { ids, terms, found } = await narrowWindow(app.db, realm, user, input);
+  return { messages: await formatFound(app, realm, user, ids, terms, input), ...found, history_limited: false };
 }
 
-const tooMany = () => new ApiError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-
-export async function accessMessageWindow(app: App, realm: Realm, user: User, input: FetchInput) {
-  if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) throw tooMany();
-  const { ids, terms, found } = await narrowWindow(app.db, realm, user, input);
-  return { messages: await formatFound(app.db, realm, user, ids, terms, input), ...found, history_limited: false };
+// The found messages as the reply lists them, with search highlights when the narrow searched.
+async function formatFound(app: App, realm: Realm, user: User, ids: number[], terms: NegatableTerm[], input: MessageFlavour) {
+  const rows = await findMessages(app.db, realm.id, ids);
+  let messages: Record<string, unknown>[] = await formatMessages(app.db, realm, user, rows, input);
+  const stems = searchHighlights(terms);
+  if (stems) {
+    messages = messages.map((m, i) => ({
+      ...m,
+      ...searchFields(rows[i].renderedContent, displayTopic(rows[i].topic, rows[i].streamId !== null, input.allowEmptyTopicName), stems),
+    }));
+  }
+  return messages;
 }
 
 // GET /messages?message_ids=[…] (feature level 300): of these messages, those the narrow finds, which searches
 // the caller's own messages unless it names a channel whose history they may read; so exactly what a window of
 // the same narrow would show of them. The reply has no anchor and promises nothing about the ends.
 async function accessListedMessages(app: App, realm: Realm, user: User, requested: number[], narrow: RawTerm[], flavour: MessageFlavour) {
-  if (requested.length > MAX_MESSAGES_PER_FETCH) throw tooMany();
+  if (requested.length > MAX_MESSAGES_PER_FETCH) throw new ApiError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   const { terms, scope } = await resolveNarrow(app.db, realm, await readerOf(app.db, user), narrow);
   const ids = (await matchingIds(app.db, realm.id, user.id, scope, terms, [...new Set(requested)])).sort((a, b) => a - b);
-  const messages = await formatFound(app.db, realm, user, ids, terms, flavour);
+  const messages = await formatFound(app, realm, user, ids, terms, flavour);
   return { messages, found_anchor: false, found_oldest: false, found_newest: false, history_limited: false };
 }
 
