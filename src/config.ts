@@ -19,6 +19,7 @@ export interface Config {
   realmUploadQuotaMib: number;
   uploadLimitMibPerHour: number;
   resumableUploadExpirySeconds: number;
+  unclaimedAttachmentDays: number;
   storageSweepSeconds: number;
   shutdownGraceSeconds: number;
   argon2MemoryKib: number;
@@ -63,7 +64,8 @@ export const SETTINGS: Setting[] = [
   { key: 'realmUploadQuotaMib', env: 'PARLANCE_REALM_UPLOAD_QUOTA_MIB', kind: 'int', default: 5120, help: "each organization's upload quota (files, resumable uploads in progress, custom emoji); 0 for none" },
   { key: 'uploadLimitMibPerHour', env: 'PARLANCE_UPLOAD_LIMIT_MIB_PER_HOUR', kind: 'int', default: 1024, help: 'bytes one user may upload per hour (files, avatars, custom emoji), in MiB; 0 for no limit' },
   { key: 'resumableUploadExpirySeconds', env: 'PARLANCE_RESUMABLE_UPLOAD_EXPIRY_SECONDS', kind: 'int', default: 86400, help: 'an unfinished resumable upload is deleted this long after it started; 0: never' },
-  { key: 'storageSweepSeconds', env: 'PARLANCE_STORAGE_SWEEP_SECONDS', kind: 'int', default: 60, help: 'how often expired resumable uploads are looked for (at least 1)' },
+  { key: 'unclaimedAttachmentDays', env: 'PARLANCE_UNCLAIMED_ATTACHMENT_DAYS', kind: 'int', default: 35, help: 'an uploaded file no message links to is deleted once this old; 0: never' },
+  { key: 'storageSweepSeconds', env: 'PARLANCE_STORAGE_SWEEP_SECONDS', kind: 'int', default: 60, help: 'how often expired resumable uploads and old unclaimed files are looked for (at least 1)' },
   { key: 'shutdownGraceSeconds', env: 'PARLANCE_SHUTDOWN_GRACE_SECONDS', kind: 'int', default: 10, help: 'how long SIGTERM waits for in-flight requests' },
   { key: 'argon2MemoryKib', env: 'PARLANCE_ARGON2_MEMORY_KIB', kind: 'int', default: 19456, help: 'argon2id memory cost for password hashes' },
   { key: 'heartbeatSeconds', env: 'PARLANCE_HEARTBEAT_SECONDS', kind: 'int', default: 50, help: 'a parked GET /events gets a heartbeat after this long' },

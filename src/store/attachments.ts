@@ -70,6 +70,33 @@ export async function realmUploadSpace(db: Db, realmId: number): Promise<number>
   return Number(rows[0]?.used ?? 0);
 }
 
+// Up to `limit` attachments after `afterId` in id order, with whether any message links to them: a bounded step
+// through the whole table.
+export async function attachmentsAfter(db: Db, afterId: number, limit: number): Promise<(Attachment & { claimed: boolean })[]> {
+  const rows = await db
+    .selectFrom('attachments')
+    .selectAll()
+    .select((eb) => eb.exists(eb.selectFrom('attachment_messages').select('message_id').whereRef('attachment_messages.attachment_id', '=', 'attachments.id')).as('claimed'))
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ...toAttachment(r), claimed: Boolean(r.claimed) }));
+}
+
+// Deletes those of these attachments that are still unclaimed and older than `createdBefore`; returns them.
+export async function deleteUnclaimedAttachments(db: Db, ids: number[], createdBefore: number): Promise<Attachment[]> {
+  if (!ids.length) return [];
+  const rows = await db
+    .deleteFrom('attachments')
+    .where('id', 'in', ids)
+    .where('create_time', '<', createdBefore)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('attachment_messages').select('message_id').whereRef('attachment_messages.attachment_id', '=', 'attachments.id'))))
+    .returningAll()
+    .execute();
+  return rows.map(toAttachment);
+}
+
 // The messages linking to each attachment, oldest first.
 export async function linkedMessages(db: Db, attachmentIds: number[]): Promise<Map<number, LinkedMessage[]>> {
   const out = new Map<number, LinkedMessage[]>(attachmentIds.map((id) => [id, []]));
