@@ -98,3 +98,12 @@ test('uploads that no message claims are deleted after the period; claimed ones,
   assert.equal((await fetchFile(server, 'hamlet', unclaimed)).status, 404);
   for (const url of [claimed, scheduled, recent]) assert.equal((await fetchFile(server, 'hamlet', url)).status, 200);
 });
+
+test('a user group description is bounded as a channel description is', async () => {
+  const long = 'd'.repeat(1025);
+  const tooLong = 'User group description too long (limit: 1024 characters).';
+  assertError(await server.as('hamlet').post('/user_groups/create', { name: 'wordy', description: long, members: JSON.stringify([server.users.hamlet.id]) }), 400, 'BAD_REQUEST', tooLong);
+  assertSuccess(await server.as('hamlet').post('/user_groups/create', { name: 'wordy', description: long.slice(1), members: JSON.stringify([server.users.hamlet.id]) }));
+  const group = (assertSuccess(await server.as('hamlet').get('/user_groups')).user_groups as { id: number; name: string }[]).find((g) => g.name === 'wordy')!;
+  assertError(await server.as('hamlet').patch(`/user_groups/${group.id}`, { description: long }), 400, 'BAD_REQUEST', tooLong);
+});
