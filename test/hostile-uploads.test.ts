@@ -129,8 +129,9 @@ test('custom emoji take space from the quota, and deleting one frees it', async 
   assert.equal((await upload(server, 'cordelia', [{ name: 'one.bin', data: Buffer.alloc(MIB) }])).status, 200);
 });
 
-test('an abandoned resumable upload is removed after the expiry period', async () => {
+test('an abandoned resumable upload is removed after the expiry period, by either of two server processes', async () => {
   const short = await startTestServer({ env: { PARLANCE_RESUMABLE_UPLOAD_EXPIRY_SECONDS: '2', PARLANCE_STORAGE_SWEEP_SECONDS: '1' } });
+  const peer = await short.startPeer();
   try {
     const hamlet = short.as('hamlet');
     const started = await start(short, hamlet, 1000);
@@ -151,7 +152,10 @@ test('an abandoned resumable upload is removed after the expiry period', async (
     await eventually(async () => (stagedFiles(short, location).length === 0 && !fs.existsSync(stray) ? true : undefined), 20_000);
     assert.equal(await spaceUsed(short), 0);
     assert.ok([404, 410].includes((await tus(short, hamlet, 'HEAD', location)).status));
+    // Both swept the same rows and directory; neither stumbled over the other.
+    for (const s of [short, peer]) assert.doesNotMatch(s.stderr, /background job failed/);
   } finally {
+    await peer.stop();
     await short.close();
   }
 });
