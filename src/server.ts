@@ -15,6 +15,7 @@ import { deliverDueScheduled } from './actions/scheduled-messages.js';
 import { syncCaches } from './store/cache.js';
 import { promoteFullMembers } from './actions/full-members.js';
 import { openStorage } from './storage/index.js';
+import { sweepStorage } from './actions/storage-sweep.js';
 
 // Members age into role:fullmembers in days; an hourly pass is prompt enough.
 const FULL_MEMBER_PASS_MS = 3600_000;
@@ -65,6 +66,7 @@ export async function startServer(config: Config): Promise<Running> {
   const http = await buildHttp(app, allRoutes());
   const scheduled = startWorker(app, config.scheduledPollMs, deliverDueScheduled);
   const fullMembers = startWorker(app, FULL_MEMBER_PASS_MS, promoteFullMembers);
+  const storage = startWorker(app, Math.max(1, config.storageSweepSeconds) * 1000, sweepStorage);
   // Parked long-polls would hold the close open: answer them first, and save every queue's position.
   http.addHook('preClose', async () => {
     await events.close();
@@ -78,6 +80,7 @@ export async function startServer(config: Config): Promise<Running> {
       await Promise.race([http.close(), grace]);
       await scheduled.stop();
       await fullMembers.stop();
+      await storage.stop();
       app.limiter.close();
       await database.close();
     })());

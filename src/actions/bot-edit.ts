@@ -16,6 +16,7 @@ import { checkFullName } from './checks.js';
 import { isUrl } from './profile-fields.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { emitPersonUpdate } from './user-events.js';
+import { discardStagedUploadsOf } from './staged-uploads.js';
 import { changeRoleInTx, checkRole, setActiveInTx } from './user-roles.js';
 
 export interface BotChanges {
@@ -114,5 +115,6 @@ export async function doRegenerateBotKey(app: App, realm: Realm, user: User, bot
 }
 
 export async function doDeactivateBot(app: App, realm: Realm, user: User, botId: number): Promise<void> {
-  await inTransaction(app, async (tx, emit) => setActiveInTx(tx, emit, realm, user, await accessBot(tx, realm, user, botId), false));
+  const deactivated = await inTransaction(app, async (tx, emit) => setActiveInTx(tx, emit, realm, user, await accessBot(tx, realm, user, botId), false));
+  await discardStagedUploadsOf(app, deactivated);
 }

@@ -5,7 +5,7 @@ import { ApiError } from '../http/errors.js';
 import { findMessages } from '../store/messages.js';
 import { findRealm, type Realm } from '../store/realms.js';
 import {
-  claimScheduled, deleteScheduled, dueScheduled, findScheduled, insertScheduled, listScheduled, markDelivered, markFailed, updateScheduled,
+  claimScheduled, countPendingScheduled, deleteScheduled, dueScheduled, findScheduled, insertScheduled, listScheduled, markDelivered, markFailed, updateScheduled,
   type ScheduledFields, type ScheduledMessage,
 } from '../store/scheduled-messages.js';
 import { dryRun } from '../store/tx.js';
@@ -13,6 +13,7 @@ import type { Tx } from '../store/db.js';
 import { findUser, type User } from '../store/users.js';
 import { sendMessageInTx } from './messages-send.js';
 import { notificationBot } from './system-bots.js';
+import { checkRoom } from './per-user-limits.js';
 import { inTransaction, type Emit } from './transaction.js';
 
 export function formatScheduled(m: ScheduledMessage): Record<string, unknown> {
@@ -61,6 +62,11 @@ export async function checkScheduled(app: App, realm: Realm, user: User, f: Omit
   return { ...f, topic: f.type === 'stream' ? sent.topic : '', content: sent.content, renderedContent: sent.renderedContent };
 }
 
+// Scheduled messages and reminders waiting to be sent count together.
+export async function checkRoomToSchedule(tx: Tx, user: User): Promise<void> {
+  checkRoom(await countPendingScheduled(tx, user.id), 1, 'scheduled messages and reminders');
+}
+
 export async function doCreateScheduled(app: App, realm: Realm, user: User, input: Required<Pick<ScheduleInput, 'type' | 'to' | 'content' | 'scheduledDeliveryTimestamp'>> & ScheduleInput): Promise<number> {
   const type = normalType(input.type);
   // A missing channel topic is refused by the send path, as POST /messages refuses it.
@@ -68,6 +74,7 @@ export async function doCreateScheduled(app: App, realm: Realm, user: User, inpu
     type, to: checkTarget(type, input.to), topic: type === 'stream' ? input.topic : '', content: input.content, scheduledTimestamp: input.scheduledDeliveryTimestamp,
   });
   return inTransaction(app, async (tx, emit) => {
+    await checkRoomToSchedule(tx, user);
     const m = await insertScheduled(tx, realm.id, user.id, fields, input.readBySender ?? null);
     emit(realm.id, { type: 'scheduled_messages', op: 'add', scheduled_messages: [formatScheduled(m)] }, [user.id]);
     return m.id;

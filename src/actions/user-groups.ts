@@ -6,7 +6,7 @@ import { codePointLength } from '../lib/text.js';
 import { checkExpected, checkGroupSetting, defaultValue, sameValue } from '../permissions/group-settings.js';
 import type { GroupSettingValue } from '../permissions/groups.js';
 import { realmSettings } from '../state/realm.js';
-import { GROUP_PERMISSION_SETTINGS } from '../state/realm-data.js';
+import { GROUP_PERMISSION_SETTINGS, SERVER_LIMITS } from '../state/realm-data.js';
 import type { Db, Tx } from '../store/db.js';
 import { systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
@@ -28,6 +28,13 @@ export function formatGroup(g: UserGroup, members: number[], subgroups: number[]
     id: g.id, name: g.name, description: g.description, members, direct_subgroup_ids: subgroups, is_system_group: g.isSystemGroup,
     creator_id: g.creatorId, date_created: g.dateCreated, deactivated: g.deactivated, ...g.settings,
   };
+}
+
+// Sent to every client of the organization; the reference server sets no bound, so the channels' one applies.
+function checkDescription(description: string): string {
+  const max = SERVER_LIMITS.max_stream_description_length;
+  if (codePointLength(description) > max) throw new ApiError(`User group description too long (limit: ${max} characters).`);
+  return description;
 }
 
 function checkName(name: string): string {
@@ -71,7 +78,7 @@ export async function doCreateGroup(app: App, realm: Realm, user: User, input: C
     for (const s of GROUP_SETTINGS) {
       settings[s] = input.settings[s] === undefined ? defaultValue(GROUP_PERMISSION_SETTINGS[s], a.system, user.id) : await checkSetting(tx, realm, s, input.settings[s], a.system);
     }
-    const g = await insertUserGroup(tx, { realmId: realm.id, name, description: input.description, creatorId: user.id, dateCreated: Math.floor(Date.now() / 1000), settings });
+    const g = await insertUserGroup(tx, { realmId: realm.id, name, description: checkDescription(input.description), creatorId: user.id, dateCreated: Math.floor(Date.now() / 1000), settings });
     await addMembers(tx, g.id, members);
     await addSubgroups(tx, g.id, subgroups);
     emit(realm.id, { type: 'user_group', op: 'add', group: await groupEventRecord(tx, g) }, null);
@@ -113,7 +120,7 @@ export async function doUpdateGroup(app: App, realm: Realm, user: User, id: numb
       if (await findUserGroupByName(tx, realm.id, name)) throw new ApiError(`User group '${name}' already exists.`);
       changes.name = name;
     }
-    if (input.description !== undefined && input.description !== g.description) changes.description = input.description;
+    if (input.description !== undefined && input.description !== g.description) changes.description = checkDescription(input.description);
     const settings = { ...g.settings };
     for (const s of settingNames) {
       const update = updateForm(s, input.settings[s]);

@@ -13,6 +13,7 @@ import { checkFullName } from './checks.js';
 import { applyViewerRoleChange } from './email-visibility.js';
 import { updateProfileDataOf, type ProfileInputValue } from './profile-data.js';
 import { inTransaction, type Emit } from './transaction.js';
+import { discardStagedUploadsOf } from './staged-uploads.js';
 import { emitPersonUpdate } from './user-events.js';
 import { checkAdministrator, OrganizationOwnerRequired } from './users.js';
 import { isFullMember } from './full-members.js';
@@ -82,8 +83,9 @@ export async function doChangeUser(app: App, realm: Realm, actor: User, id: numb
   });
 }
 
-// Deactivating a user deactivates the bots they own, as the reference server does.
-export async function setActiveInTx(tx: Tx, emit: Emit, realm: Realm, actor: User, target: User, active: boolean): Promise<void> {
+// Deactivating a user deactivates the bots they own, as the reference server does. Returns the users it
+// deactivated, whose unfinished uploads the caller discards (discardStagedUploadsOf) once this has committed.
+export async function setActiveInTx(tx: Tx, emit: Emit, realm: Realm, actor: User, target: User, active: boolean): Promise<number[]> {
   if (target.isActive === active) throw new ApiError(active ? 'User is already active' : 'User is already deactivated');
   if (!active) {
     if (target.role === ROLE.owner && actor.role !== ROLE.owner) throw new OrganizationOwnerRequired();
@@ -94,14 +96,18 @@ export async function setActiveInTx(tx: Tx, emit: Emit, realm: Realm, actor: Use
   await touchPresence(tx, realm.id, target.id);
   await emitPersonUpdate(tx, emit, realm, target, { is_active: active });
   if (target.isBot) emit(realm.id, { type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: active } }, await botAudience(tx, realm, target));
-  if (!active && !target.isBot) {
+  if (active) return [];
+  const deactivated = [target.id];
+  if (!target.isBot) {
     for (const bot of (await listUsers(tx, realm.id)).filter((u) => u.isBot && u.isActive && u.botOwnerId === target.id)) {
-      await setActiveInTx(tx, emit, realm, actor, bot, false);
+      deactivated.push(...(await setActiveInTx(tx, emit, realm, actor, bot, false)));
     }
   }
+  return deactivated;
 }
 
 export async function doSetActive(app: App, realm: Realm, actor: User, id: number, active: boolean): Promise<void> {
   if (actor.id !== id) checkAdministrator(actor);
-  await inTransaction(app, async (tx, emit) => setActiveInTx(tx, emit, realm, actor, await accessTarget(tx, realm, id), active));
+  const deactivated = await inTransaction(app, async (tx, emit) => setActiveInTx(tx, emit, realm, actor, await accessTarget(tx, realm, id), active));
+  await discardStagedUploadsOf(app, deactivated);
 }

@@ -1,7 +1,7 @@
 // The `realm` block of POST /register: organization settings with their defaults, plus the server-wide facts
 // the reference server sends in the same block (limits, timings, option lists).
 import crypto from 'node:crypto';
-import { longpollTimeoutSeconds, type Config } from '../config.js';
+import { longpollTimeoutSeconds, realmUploadQuotaMib, type Config } from '../config.js';
 import { resolveGroupSetting, type GroupSettingValue } from '../permissions/groups.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
@@ -215,7 +215,7 @@ export function realmState(input: RealmStateInput): Record<string, unknown> {
   state.zulip_plan_is_not_limited = true;
   state.upgrade_text_for_wide_organization_logo = UPGRADE_TEXT_STANDARD;
   state.realm_push_notifications_enabled_end_timestamp = null;
-  state.realm_upload_quota_mib = config.realmUploadQuotaMib ?? null;
+  state.realm_upload_quota_mib = realmUploadQuotaMib(config);
   state.realm_available_video_chat_providers = VIDEO_CHAT_PROVIDERS;
   state.realm_default_external_accounts = DEFAULT_EXTERNAL_ACCOUNTS;
   state.realm_empty_topic_display_name = EMPTY_TOPIC_DISPLAY_NAME;

@@ -14,6 +14,7 @@ import type {
   CacheChangeTable,
   AttachmentTable,
   AttachmentMessageTable,
+  StagedUploadTable,
   UserAvatarTable,
   MultiuseInviteTable,
   AlertWordTable,
@@ -209,6 +210,7 @@ export interface Schema {
   cache_changes: CacheChangeTable;
   attachments: AttachmentTable;
   attachment_messages: AttachmentMessageTable;
+  staged_uploads: StagedUploadTable;
   user_avatars: UserAvatarTable;
   multiuse_invites: MultiuseInviteTable;
   alert_words: AlertWordTable;
