@@ -9,6 +9,7 @@ import { touchPresence } from '../store/presence.js';
 import type { Realm } from '../store/realms.js';
 import { findUser, listUsers, ROLE, ROLES, updateUser, type Role, type User } from '../store/users.js';
 import { botAudience, ids, replaceSecretsIfHoldersLost } from './bot-events.js';
+import { expireLinksOfInTx } from './invites.js';
 import { checkFullName } from './checks.js';
 import { applyViewerRoleChange } from './email-visibility.js';
 import { updateProfileDataOf, type ProfileInputValue } from './profile-data.js';
@@ -57,6 +58,7 @@ export async function changeRoleInTx(tx: Tx, emit: Emit, realm: Realm, actor: Us
   await emitPersonUpdate(tx, emit, realm, target, { role });
   await applyViewerRoleChange(tx, emit, realm, target, target.role, role);
   await replaceSecretsIfHoldersLost(tx, emit, realm, target, { ...target, role: role as Role });
+  await expireLinksOfInTx(tx, emit, realm, { ...target, role: role as Role });
 }
 
 export interface UserChanges {
@@ -82,7 +84,7 @@ export async function doChangeUser(app: App, realm: Realm, actor: User, id: numb
 }
 
 // Deactivating a user deactivates the bots they own, as the reference server does (whatever the bots' roles:
-// `cascade` skips the checks of the actor, made for the owner).
+// `cascade` skips the checks of the actor, made for the owner), and ends their invitation links.
 export async function setActiveInTx(tx: Tx, emit: Emit, realm: Realm, actor: User, target: User, active: boolean, cascade = false): Promise<void> {
   if (target.isActive === active) throw new ApiError(active ? 'User is already active' : 'User is already deactivated');
   if (!active && !cascade) {
@@ -92,6 +94,7 @@ export async function setActiveInTx(tx: Tx, emit: Emit, realm: Realm, actor: Use
   await updateUser(tx, target.id, { isActive: active });
   await touchPresence(tx, realm.id, target.id);
   await emitPersonUpdate(tx, emit, realm, target, { is_active: active });
+  if (!active) await expireLinksOfInTx(tx, emit, realm, { ...target, isActive: false });
   if (target.isBot) emit(realm.id, { type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: active } }, ids(await botAudience(tx, realm, target)));
   if (!active && !target.isBot) {
     for (const bot of (await listUsers(tx, realm.id)).filter((u) => u.isBot && u.isActive && u.botOwnerId === target.id)) {
