@@ -38,6 +38,11 @@ test('PUT stores strings under keys, GET reads some or all, DELETE removes some 
   assert.deepEqual(assertSuccess(await bot.get('/bot_storage', { keys: ['b'] })).storage, { b: 'two' });
   assertSuccess(await server.as('hamlet').delete('/bot_storage'));
 
+  // A key longer than an index entry may be is stored all the same.
+  const long = 'k'.repeat(4000); // PostgreSQL's b-tree entries hold about 2,700 bytes
+  assertSuccess(await bot.request('PUT', '/bot_storage', { storage: { [long]: 'v' } }));
+  assert.deepEqual(assertSuccess(await bot.get('/bot_storage', { keys: [long] })).storage, { [long]: 'v' });
+
   assertSuccess(await bot.delete('/bot_storage'));
   assert.deepEqual(assertSuccess(await bot.get('/bot_storage')).storage, {});
   assertSuccess(await bot.delete('/bot_storage')); // nothing to remove is no error
