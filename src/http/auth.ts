@@ -2,10 +2,10 @@
 // (API e-mail and API key).
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../app.js';
+import { BOT_TYPE } from '../format/bots.js';
 import { constantTimeEqual } from '../lib/secrets.js';
 import { findRealmBySubdomain, type Realm } from '../store/realms.js';
 import { findUserByEmail, type User } from '../store/users.js';
-import { BOT_TYPE } from '../format/bots.js';
 import { ApiError, UnauthorizedError } from './errors.js';
 
 const IPV4 = /^\d+\.\d+\.\d+\.\d+$/;
