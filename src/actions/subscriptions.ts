@@ -217,21 +217,26 @@ export async function doUnsubscribe(app: App, realm: Realm, user: User, names: s
         notRemoved.push(stream.name);
         continue;
       }
-      await deactivateSubscriptions(tx, leaving.map((t) => ({ userId: t.id, streamId: stream.id })));
+      await removeSubscribersInTx(tx, emit, realm, stream, leaving);
       removed.push(stream.name);
-      for (const t of leaving) emit(realm.id, { type: 'subscription', op: 'remove', subscriptions: [{ name: stream.name, stream_id: stream.id }] }, [t.id]);
-      const knowers = await channelAudience(tx, realm.id, stream);
-      // Leaving a channel one knows of only as a subscriber (a private one, or a public one for a guest) loses it.
-      const lost = leaving.filter((t) => !knowers.includes(t.id)).map((t) => t.id);
-      if (lost.length) {
-        const count = (await subscriberIds(tx, [stream.id])).get(stream.id)!.length;
-        emit(realm.id, { type: 'stream', op: 'delete', streams: [formatStream(stream, { systemGroups: await systemGroupIds(tx, realm.id), subscriberCount: count })], stream_ids: [stream.id] }, lost);
-      }
-      const audience = knowers.filter((id) => !leaving.some((t) => t.id === id));
-      if (audience.length) emit(realm.id, { type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: leaving.map((t) => t.id) }, audience);
     }
     return { removed, not_removed: notRemoved };
   });
+}
+
+// Unsubscribes `leaving` (subscribers all) from the channel, with the events of it.
+export async function removeSubscribersInTx(tx: Tx, emit: Emit, realm: Realm, stream: Stream, leaving: User[]): Promise<void> {
+  await deactivateSubscriptions(tx, leaving.map((t) => ({ userId: t.id, streamId: stream.id })));
+  for (const t of leaving) emit(realm.id, { type: 'subscription', op: 'remove', subscriptions: [{ name: stream.name, stream_id: stream.id }] }, [t.id]);
+  const knowers = await channelAudience(tx, realm.id, stream);
+  // Leaving a channel one knows of only as a subscriber (a private one, or a public one for a guest) loses it.
+  const lost = leaving.filter((t) => !knowers.includes(t.id)).map((t) => t.id);
+  if (lost.length) {
+    const count = (await subscriberIds(tx, [stream.id])).get(stream.id)!.length;
+    emit(realm.id, { type: 'stream', op: 'delete', streams: [formatStream(stream, { systemGroups: await systemGroupIds(tx, realm.id), subscriberCount: count })], stream_ids: [stream.id] }, lost);
+  }
+  const audience = knowers.filter((id) => !leaving.some((t) => t.id === id));
+  if (audience.length) emit(realm.id, { type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: leaving.map((t) => t.id) }, audience);
 }
 
 export const SUBSCRIPTION_PROPERTIES = ['color', 'is_muted', 'in_home_view', 'pin_to_top', 'desktop_notifications', 'audible_notifications', 'push_notifications', 'email_notifications', 'wildcard_mentions_notify'] as const;

@@ -18,6 +18,7 @@ export const messageRoutes = [
     method: 'POST',
     path: '/messages',
     auth: 'user',
+    allowIncomingWebhooks: true,
     summary: 'Send a message',
     params: {
       type: oneOf(['stream', 'channel', 'private', 'direct'] as const),

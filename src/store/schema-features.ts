@@ -189,3 +189,11 @@ export interface BotSettingsTable {
   service_token: string | null;
   config_data: Generated<string>;
 }
+
+export interface BotStorageTable {
+  user_id: number;
+  key_hash: string;
+  key: string;
+  value: string;
+  size: number;
+}

@@ -23,6 +23,7 @@ import type {
   RealmDomainTable,
   RealmUserDefaultsTable,
   BotSettingsTable,
+  BotStorageTable,
 } from './schema-features.js';
 
 export type * from './schema-features.js';
@@ -219,6 +220,7 @@ export interface Schema {
   realm_domains: RealmDomainTable;
   realm_user_defaults: RealmUserDefaultsTable;
   bot_settings: BotSettingsTable;
+  bot_storage: BotStorageTable;
   reactions: ReactionTable;
   realm_emoji: RealmEmojiTable;
   linkifiers: LinkifierTable;
