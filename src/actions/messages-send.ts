@@ -1,7 +1,7 @@
 // Sending a message to a channel topic or a direct-message conversation.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
-import { codePointLength } from '../lib/text.js';
+import { codePointLength, invalidCharacterPosition } from '../lib/text.js';
 import { mentionCandidates, renderMessage, renderTopicLinks, type RenderContext } from '../markdown/message.js';
 import { hasMetadataAccess, inGroupSetting, isGuest, type Viewer } from '../permissions/channels.js';
 import { holdsGroupSetting } from '../permissions/groups.js';
@@ -54,7 +54,9 @@ export function checkContent(raw: string): string {
 
 // `(no topic)` and the display name of the empty topic are read as the empty topic (feature level 370).
 export function checkTopic(raw: string | undefined): string {
-  let topic = (raw ?? '').replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
+  let topic = (raw ?? '').trim();
+  const bad = invalidCharacterPosition(topic);
+  if (bad) throw new ApiError(`Invalid character in topic, at position ${bad}!`);
   if (topic === '(no topic)' || topic === EMPTY_TOPIC_DISPLAY_NAME) topic = '';
   return truncate(topic, SERVER_LIMITS.max_topic_length, '...');
 }
