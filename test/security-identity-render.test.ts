@@ -27,6 +27,39 @@ const MISSING = 'No Such Channel Anywhere';
 const quotes = (html: string) => [...html.matchAll(/<blockquote>([\s\S]*?)<\/blockquote>|<pre><code class="language-quote">([\s\S]*?)<\/code><\/pre>/g)].map((m) => m[1] ?? m[2]);
 const links = (name: string) => [`#**${name}**`, `#**${name}>plans**`, `#**${name}>plans@12345**`];
 
+describe('channel links', () => {
+  test('a link to a private channel the sender cannot see renders like a link to no channel', async () => {
+    for (const [i, link] of links(secretName).entries()) {
+      const id = await sendToChannel(server, 'hamlet', square, 'links', link);
+      const control = await sendToChannel(server, 'hamlet', square, 'links', links(MISSING)[i]);
+      const html = await rendered('cordelia', id);
+      assert.doesNotMatch(html, new RegExp(`data-stream-id="${secret}"`), html);
+      assert.equal(html, (await rendered('cordelia', control)).split(MISSING).join(secretName), link);
+    }
+  });
+
+  test('the same links by someone who can see the channel are links', async () => {
+    for (const link of links(secretName)) {
+      const id = await sendToChannel(server, 'iago', square, 'links', link);
+      assert.match(await rendered('hamlet', id), new RegExp(`data-stream-id="${secret}"`), link);
+    }
+  });
+
+  test('a guest\'s link to a public channel he is not subscribed to stays text', async () => {
+    const other = await createChannel(server, 'iago', ['iago']);
+    const id = await sendToChannel(server, 'polonius', square, 'links', `#**${await channelName(server, other)}**`);
+    assert.doesNotMatch(await rendered('iago', id), /data-stream-id/);
+  });
+
+  test('editing a message re-renders with the sender\'s access', async () => {
+    const id = await sendToChannel(server, 'hamlet', square, 'links', 'nothing yet');
+    for (const link of links(secretName)) {
+      assertSuccess(await server.as('hamlet').patch(`/messages/${id}`, { content: link }));
+      assert.doesNotMatch(await rendered('cordelia', id), new RegExp(`data-stream-id="${secret}"`), link);
+    }
+  });
+});
+
 describe('user text quoted in notices', () => {
   test('a report\'s description cannot close its quote', async () => {
     const moderation = await createChannel(server, 'iago', ['iago'], { invite_only: true });

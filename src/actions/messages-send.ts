@@ -90,7 +90,9 @@ async function accessChannelForSending(tx: Tx, realm: Realm, v: Viewer, to: numb
   return stream;
 }
 
-export async function renderContext(tx: Tx, realm: Realm, content: string): Promise<RenderContext> {
+// `author` is the viewer whose access decides which channels a `#**channel**` link may name (id and all); null for
+// the server's own notices, which may name any.
+export async function renderContext(tx: Tx, realm: Realm, content: string, author: Viewer | null): Promise<RenderContext> {
   const c = mentionCandidates(content);
   const ctx: RenderContext = { usersByName: new Map(), usersById: new Map(), groupsByName: new Map(), channelsByName: new Map(), ...(await renderExtras(tx, realm.id, content)) };
   if (c.names.length || c.ids.length) {
@@ -106,7 +108,12 @@ export async function renderContext(tx: Tx, realm: Realm, content: string): Prom
     }
   }
   if (c.channels.length) {
-    for (const s of await listStreams(tx, realm.id)) if (c.channels.includes(s.name.toLowerCase())) ctx.channelsByName.set(s.name.toLowerCase(), { id: s.id, name: s.name });
+    for (const s of await listStreams(tx, realm.id)) {
+      if (!c.channels.includes(s.name.toLowerCase())) continue;
+      // A channel the author may not know of renders as text, exactly like one that does not exist.
+      if (author && !hasMetadataAccess(author, s, await findSubscription(tx, author.user.id, s.id))) continue;
+      ctx.channelsByName.set(s.name.toLowerCase(), { id: s.id, name: s.name });
+    }
   }
   return ctx;
 }
@@ -175,7 +182,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     recipientId = await dmRecipient(tx, realm.id, recipients);
   }
 
-  const ctx = await renderContext(tx, realm, content);
+  const ctx = await renderContext(tx, realm, content, input.system ? null : v);
   const rendered = renderMessage(content, ctx);
   // A topic wildcard mention reaches the topic's participants only, the sender among them.
   const topicParticipants = rendered.topicWildcard && stream ? (await topicSenderIds(tx, stream.id, topic)).add(sender.id) : new Set<number>();
