@@ -68,6 +68,10 @@ export async function startServer(config: Config): Promise<Running> {
     await events.close();
   });
   const address = await http.listen({ host: config.host, port: config.port });
+  app.listenUrl = address;
+  if (!config.externalUrl) {
+    app.log.warn(`PARLANCE_EXTERNAL_URL is not set: organization URLs, links in notices and bot addresses use ${address}`);
+  }
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
