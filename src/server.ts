@@ -14,6 +14,7 @@ import { postgresNotifier, redisNotifier, type LogNotifier } from './events/noti
 import { deliverDueScheduled } from './actions/scheduled-messages.js';
 import { syncCaches } from './store/cache.js';
 import { promoteFullMembers } from './actions/full-members.js';
+import { reportIdentityCollisions } from './actions/identity.js';
 import { openStorage } from './storage/index.js';
 
 // Members age into role:fullmembers in days; an hourly pass is prompt enough.
@@ -72,6 +73,8 @@ export async function startServer(config: Config): Promise<Running> {
   if (!config.externalUrl) {
     app.log.warn(`PARLANCE_EXTERNAL_URL is not set: organization URLs, links in notices and bot addresses use ${address}`);
   }
+  // Rows written before addresses were checked for collisions keep working; the operator is told of them.
+  await reportIdentityCollisions(app).catch((err) => app.log.error({ err }, 'could not look for colliding addresses'));
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { startTestServer, type SeedName, type TestServer } from './helpers/server.js';
 import { Client, send, type Reply } from './helpers/client.js';
 import { assertSuccess } from './helpers/assertions.js';
+import { eventually } from './helpers/events.js';
 import { createChannel, sendDm, sendToChannel, withApp } from './helpers/messages.js';
 import { findRealmBySubdomain, updateRealm } from '../src/store/realms.js';
 
@@ -39,6 +40,7 @@ describe('a forged Host header', () => {
     const settings = ok(await forged('cordelia').get('/server_settings'));
     // Unconfigured, the organization's URL is the address printed at start-up, and the log says so.
     assert.equal(settings.realm_url, server.url);
+    await eventually(async () => (server.stdout.includes('PARLANCE_EXTERNAL_URL is not set') ? true : undefined), 5000);
     assert.match(server.stdout, new RegExp(`PARLANCE_EXTERNAL_URL is not set: .* use ${server.url.replace(/[.]/g, '\\.')}`));
     const state = ok(await l.post('/register', {}));
     assert.deepEqual([state.realm_url, state.realm_bot_domain], [server.url, new URL(server.url).hostname]);

@@ -9,6 +9,10 @@ export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 100;
 const NAME_INVALID_CHARS = /[*`\\>"@]/;
 const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+// The local part as the reference's validator (Django's dot-atom) takes it: ASCII only, so that no address can
+// pass for another through look-alike letters there. Domains may be international; src/lib/identity.ts compares
+// them by what they look like.
+const LOCAL_PART = /^[-!#$%&'*+/=?^_`{}|~0-9A-Za-z]+(?:\.[-!#$%&'*+/=?^_`{}|~0-9A-Za-z]+)*$/;
 
 export function checkEmail(email: string): string {
   const e = email.trim();
@@ -17,6 +21,7 @@ export function checkEmail(email: string): string {
   const valid =
     codePointLength(e) <= 254 &&
     at > 0 &&
+    LOCAL_PART.test(e.slice(0, at)) &&
     !/[\s,;<>()[\]\\"]/.test(e) &&
     e.indexOf('@') === at &&
     (domain.includes('.') || domain === 'localhost') &&

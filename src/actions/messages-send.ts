@@ -16,6 +16,7 @@ import { findStream, findStreamByName, listStreams, noteFirstMessageId, type Str
 import { findSubscription, subscriberIds } from '../store/subscriptions.js';
 import { findUsers, findUsersByEmails, listUsers, type User } from '../store/users.js';
 import { formatMessage } from '../format/messages.js';
+import { fakeEmailDomain, realmFakeEmailDomain } from '../format/users.js';
 import { realmGroupValue } from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { renderExtras } from './linkifiers.js';
@@ -36,6 +37,8 @@ export interface SendInput {
   system?: boolean;
   // Recipients for whom the message arrives already read (a notice about their own action).
   markRead?: (userId: number) => boolean;
+  // The organization's placeholder domain, for `to` lists of e-mails (set by doSendMessage from configuration).
+  placeholderDomain?: string;
 }
 
 // Wildcard mentions reaching more users than this need can_mention_many_users_group.
@@ -141,7 +144,8 @@ async function checkTopicAllowed(tx: Tx, v: Viewer, stream: Stream, topic: strin
 }
 
 export async function doSendMessage(app: App, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
-  return inTransaction(app, (tx, emit) => sendMessageInTx(tx, emit, realm, sender, input));
+  const placeholderDomain = realmFakeEmailDomain(app, realm);
+  return inTransaction(app, (tx, emit) => sendMessageInTx(tx, emit, realm, sender, { ...input, placeholderDomain }));
 }
 
 // The send path inside a caller's transaction, so that work tied to the send (marking a scheduled message
@@ -166,7 +170,8 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     const targets = parseDmTargets(input.to);
     const ids = targets.filter((t): t is number => typeof t === 'number');
     const emails = targets.filter((t): t is string => typeof t === 'string');
-    const users = [...(await findUsers(tx, realm.id, ids)), ...(await findUsersByEmails(tx, realm.id, emails))];
+    const placeholderDomain = input.placeholderDomain ?? fakeEmailDomain(undefined, realm.stringId);
+    const users = [...(await findUsers(tx, realm.id, ids)), ...(await findUsersByEmails(tx, realm.id, emails, placeholderDomain))];
     for (const id of ids) if (!users.some((u) => u.id === id)) throw new ApiError(`Invalid user ID ${id}`);
     for (const e of emails) if (!users.some((u) => u.email.toLowerCase() === e.toLowerCase())) throw new ApiError(`Invalid email '${e}'`);
     const inactive = users.find((u) => !u.isActive);

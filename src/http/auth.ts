@@ -2,6 +2,7 @@
 // (API e-mail and API key).
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../app.js';
+import { realmFakeEmailDomain } from '../format/users.js';
 import { constantTimeEqual } from '../lib/secrets.js';
 import { findRealmBySubdomain, type Realm } from '../store/realms.js';
 import { findUserByEmail, type User } from '../store/users.js';
@@ -46,7 +47,7 @@ export function basicCredentials(req: FastifyRequest): BasicCredentials | null {
 }
 
 export async function authenticateUser(app: App, realm: Realm, creds: BasicCredentials): Promise<User> {
-  const user = await findUserByEmail(app.db, realm.id, creds.username);
+  const user = await findUserByEmail(app.db, realm.id, creds.username, realmFakeEmailDomain(app, realm));
   // Compare even when there is no such user, so that timing does not reveal which e-mails exist.
   const keyMatches = constantTimeEqual(user?.apiKey ?? '-'.repeat(32), creds.password);
   if (!user || !keyMatches) throw new UnauthorizedError('Invalid API key');
