@@ -48,6 +48,9 @@ const LOOKUPS: Lookup[] = [
   { name: 'POST /scheduled_messages to', run: (who, e) => server.as(who).post('/scheduled_messages', { type: 'direct', to: JSON.stringify([e]), content: 'later', scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 3600 }) },
   { name: 'POST /users/me/subscriptions principals', run: (who, e) => server.as(who).post('/users/me/subscriptions', { subscriptions: [{ name: channel }], principals: [e] }) },
   { name: 'DELETE /users/me/subscriptions principals', run: (who, e) => server.as(who).delete('/users/me/subscriptions', { subscriptions: [channel], principals: [e] }) },
+  // Asking to move to an address is answered alike; the confirmation, which only the address's owner can reach,
+  // refuses a taken one (security-identity.test.ts).
+  { name: 'PATCH /settings email', run: (who, e) => server.as(who).patch('/settings', { email: e }) },
 ];
 
 // The reply with the address written out as a token, so that replies about two addresses compare.

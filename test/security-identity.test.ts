@@ -10,6 +10,7 @@ import { Client, send, type Reply } from './helpers/client.js';
 import { assertError, assertSuccess } from './helpers/assertions.js';
 import { createChannel, sendToChannel, withApp } from './helpers/messages.js';
 import { eventually } from './helpers/events.js';
+import { setRealmSettings } from './helpers/direct-db.js';
 import { findRealmBySubdomain, updateRealm } from '../src/store/realms.js';
 import { insertUser, ROLE } from '../src/store/users.js';
 import { doCreateRealm } from '../src/actions/realms.js';
@@ -172,6 +173,17 @@ describe('colliding identity: every path that creates or changes an address', ()
     for (const full_name of names) {
       refused(await server.as('hamlet').post('/bots', { full_name, short_name: `n${names.indexOf(full_name)}` }), 'Name is already in use!', full_name);
       refused(await server.as('hamlet').patch(`/bots/${mine}`, { full_name }), 'Name is already in use!', full_name);
+    }
+  });
+
+  test('PATCH /settings: with unique names required, a look-alike of another user\'s name is refused', async () => {
+    await setRealmSettings(server, { require_unique_names: true });
+    try {
+      for (const full_name of ['CORDELIA, LEAR\'S DAUGHTER', `C\u043erdelia, Lear's daughter`, 'Cordelia,\u200b Lear\'s daughter']) {
+        refused(await server.as('hamlet').patch('/settings', { full_name }), 'Unique names required in this organization.', full_name);
+      }
+    } finally {
+      await setRealmSettings(server, { require_unique_names: undefined });
     }
   });
 

@@ -15,7 +15,7 @@ import { findSubscription } from '../store/subscriptions.js';
 import { findUser, listUsers, ROLE, type User } from '../store/users.js';
 import { realmFakeEmailDomain } from '../format/users.js';
 import { SYSTEM_BOTS, textKey } from '../lib/identity.js';
-import { checkAddressAvailable, lockIdentities } from './identity.js';
+import { checkAddressAvailable, lockIdentities, nameKeyOf } from './identity.js';
 import { randomToken } from '../lib/secrets.js';
 import { holdsRealmSetting, viewerOf } from './channels.js';
 import { checkEmail, checkFullName, checkMemberOrAdmin } from './checks.js';
@@ -128,16 +128,13 @@ export async function doCreateBot(app: App, realm: Realm, user: User, input: Cre
   });
 }
 
-// The name as a reader sees it (src/lib/identity.ts), kept with each cached user row so that it is computed once.
-const nameKeys = new WeakMap<User, string>();
-const nameKey = (u: User) => nameKeys.get(u) ?? (nameKeys.set(u, textKey(u.fullName)), nameKeys.get(u)!);
 const SYSTEM_BOT_NAMES = new Set(Object.values(SYSTEM_BOTS).map((b) => textKey(b.fullName)));
 
 // No bot may be named like a system bot, or like another active user: not in another case, nor with look-alike
 // or invisible characters.
 export async function checkBotNameAvailable(db: Db, realm: Realm, fullName: string, except?: number): Promise<void> {
   const key = textKey(fullName);
-  if (SYSTEM_BOT_NAMES.has(key) || (await listUsers(db, realm.id)).some((u) => u.isActive && u.id !== except && nameKey(u) === key)) {
+  if (SYSTEM_BOT_NAMES.has(key) || (await listUsers(db, realm.id)).some((u) => u.isActive && u.id !== except && nameKeyOf(u) === key)) {
     throw new ApiError('Name is already in use!');
   }
 }

@@ -8,7 +8,8 @@ import { addressKey, isPlaceholderAddress, PLACEHOLDER_DOMAIN, SYSTEM_BOTS, syst
 import type { Db, Tx } from '../store/db.js';
 import { listRealms, lockRealm, type Realm } from '../store/realms.js';
 import { dialectOf } from '../store/search.js';
-import { findUsersByIdentityKey, identityRowsToReview, type IdentityRow } from '../store/users.js';
+import { findUsersByIdentityKey, identityRowsToReview, type IdentityRow, type User } from '../store/users.js';
+import { emailVisibility, seesDeliveryEmail, type Looker } from '../permissions/users.js';
 
 export interface AddressCheck {
   placeholderDomain: string;
@@ -18,6 +19,9 @@ export interface AddressCheck {
   systemBot?: SystemBotRole;
   // The message when another user has the address (or a look-alike of it).
   taken?: string;
+  // Asked for by this user ahead of a later, final check: an address held only by users who hide it from them
+  // passes, so that the answer tells them nothing they may not see.
+  visibleTo?: Looker;
 }
 
 // Refuses an address that equals, or reads the same as (case, Unicode look-alikes, invisible characters), another
@@ -28,9 +32,17 @@ export async function checkAddressAvailable(db: Db, realm: Realm, email: string,
   const role = systemBotAddressed(key);
   if (role && role !== opts.systemBot) throw new ApiError(`${email} is reserved for system bots`);
   if (isPlaceholderAddress(key, opts.placeholderDomain)) throw new ApiError(`${email} is reserved for placeholder addresses`);
-  if ((await findUsersByIdentityKey(db, realm.id, key)).some((u) => u.id !== opts.except)) {
-    throw new ApiError(opts.taken ?? `Email '${email}' already in use`);
-  }
+  const holders = (await findUsersByIdentityKey(db, realm.id, key)).filter((u) => u.id !== opts.except);
+  const told = opts.visibleTo ? holders.filter((u) => seesDeliveryEmail(opts.visibleTo!, u.id, emailVisibility(u))) : holders;
+  if (told.length) throw new ApiError(opts.taken ?? `Email '${email}' already in use`);
+}
+
+// A name as a reader sees it (src/lib/identity.ts), kept with each cached user row so that it is computed once.
+const nameKeys = new WeakMap<User, string>();
+export function nameKeyOf(u: User): string {
+  let key = nameKeys.get(u);
+  if (key === undefined) nameKeys.set(u, (key = textKey(u.fullName)));
+  return key;
 }
 
 // Two look-alike addresses written at once would both pass the check: on PostgreSQL they wait for each other on the

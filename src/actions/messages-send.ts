@@ -1,7 +1,7 @@
 // Sending a message to a channel topic or a direct-message conversation.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
-import { codePointLength, invalidCharacterPosition } from '../lib/text.js';
+import { invalidCharacterPosition } from '../lib/text.js';
 import { mentionCandidates, renderMessage, renderTopicLinks, type RenderContext } from '../markdown/message.js';
 import { hasMetadataAccess, inGroupSetting, isGuest, type Viewer } from '../permissions/channels.js';
 import { holdsGroupSetting } from '../permissions/groups.js';

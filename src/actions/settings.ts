@@ -9,7 +9,8 @@ import { deleteAllDrafts } from '../store/drafts.js';
 import { findGroups, groupMemberIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
 import { findUsers, insertEmailChange, listUsers, takeEmailChange, updateUser, type User } from '../store/users.js';
-import { checkAddressAvailable, lockIdentities } from './identity.js';
+import { checkAddressAvailable, lockIdentities, nameKeyOf } from './identity.js';
+import { textKey } from '../lib/identity.js';
 import { checkEmail, checkFullName, checkHuman, checkPassword } from './checks.js';
 import { applyDeliveryEmailChange, applyVisibilityChange, lazyUsers, type UserList } from './email-visibility.js';
 import { presenceEnabledChanged } from './presence.js';
@@ -102,11 +103,12 @@ export async function applySettings(c: ApplyContext, target: User, values: Recor
   }
 }
 
-// With require_unique_names, no two active users share a name, whatever its case.
+// With require_unique_names, no two active users share a name, whatever its case or look-alike characters (the
+// reference compares NFKC and case-folded names).
 async function checkNameAvailable(db: Db, realm: Realm, user: User, name: string): Promise<void> {
   if (!realmSettings(realm).require_unique_names) return;
-  const key = name.toLowerCase();
-  if ((await listUsers(db, realm.id)).some((u) => u.isActive && u.id !== user.id && u.fullName.toLowerCase() === key)) {
+  const key = textKey(name);
+  if ((await listUsers(db, realm.id)).some((u) => u.isActive && u.id !== user.id && nameKeyOf(u) === key)) {
     throw new ApiError('Unique names required in this organization.');
   }
 }
@@ -151,7 +153,8 @@ export async function doUpdateSettings(app: App, realm: Realm, user: User, input
     if (settings.email_changes_disabled && user.role > 200) throw new ApiError('Email address changes are disabled in this organization.');
     newEmail = checkEmail(input.email);
     await checkEmailAllowed(app.db, realm, newEmail);
-    await checkAddressAvailable(app.db, realm, newEmail, { placeholderDomain: realmFakeEmailDomain(app, realm), except: user.id });
+    // An address its holder hides from this user is refused only at confirmation, which its owner alone can reach.
+    await checkAddressAvailable(app.db, realm, newEmail, { placeholderDomain: realmFakeEmailDomain(app, realm), except: user.id, visibleTo: user });
   }
   await inTransaction(app, async (tx, emit) => {
     await applySettings(applyContext(app, tx, emit, realm), user, values, true, false);
