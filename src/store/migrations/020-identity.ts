@@ -11,9 +11,12 @@ export const identity = (_dialect: Dialect): Migration => ({
     await db.schema.alterTable('users').addColumn('identity_key', 'varchar(254)', (c) => c.notNull().defaultTo('')).execute();
     await db.schema.alterTable('users').addColumn('system_bot', 'varchar(32)').execute();
 
-    const rows = await db.selectFrom('users').select(['id', 'realm_id', 'email', 'delivery_email', 'is_bot', 'bot_owner_id']).orderBy('id').execute();
+    // For an ASCII address the key is email_key (trimmed, lower case); only the others need computing one by one.
+    await db.updateTable('users').set((eb) => ({ identity_key: eb.ref('email_key') })).execute();
+    const rows = await db.selectFrom('users').select(['id', 'realm_id', 'email', 'delivery_email', 'email_key', 'is_bot', 'bot_owner_id']).orderBy('id').execute();
     for (const row of rows) {
-      await db.updateTable('users').set({ identity_key: addressKey(row.delivery_email) }).where('id', '=', row.id).execute();
+      const key = addressKey(row.delivery_email);
+      if (key !== row.email_key) await db.updateTable('users').set({ identity_key: key }).where('id', '=', row.id).execute();
     }
     // The rows the server used as its bots until now: in each organization, the first ownerless bot whose address
     // starts so (as found before by address).
