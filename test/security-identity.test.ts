@@ -141,6 +141,13 @@ describe('placeholder addresses', () => {
     const narrow = assertSuccess(await server.as('hamlet').get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow: [{ operator: 'dm', operand: fake }] })).messages;
     assert.ok(narrow.some((m: { id: number }) => m.id === sent.id));
   });
+
+  test('one logs in with one\'s API e-mail or real address, not with the placeholder of an address one shows', async () => {
+    const login = (name: 'hamlet' | 'cordelia', email: string) => new Client(server.url, { email, apiKey: server.users[name].apiKey }).get('/users/me');
+    assert.equal((await login('cordelia', placeholder(server.users.cordelia.id))).status, 200);
+    assert.equal((await login('cordelia', server.users.cordelia.email)).status, 200);
+    assert.equal((await login('hamlet', placeholder(server.users.hamlet.id))).status, 401);
+  });
 });
 
 describe('colliding identity: every path that creates or changes an address', () => {

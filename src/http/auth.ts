@@ -5,7 +5,7 @@ import type { App } from '../app.js';
 import { realmFakeEmailDomain } from '../format/users.js';
 import { constantTimeEqual } from '../lib/secrets.js';
 import { findRealmBySubdomain, type Realm } from '../store/realms.js';
-import { findUserByEmail, type User } from '../store/users.js';
+import { findUserForLogin, type User } from '../store/users.js';
 import { ApiError, UnauthorizedError } from './errors.js';
 
 const IPV4 = /^\d+\.\d+\.\d+\.\d+$/;
@@ -47,7 +47,7 @@ export function basicCredentials(req: FastifyRequest): BasicCredentials | null {
 }
 
 export async function authenticateUser(app: App, realm: Realm, creds: BasicCredentials): Promise<User> {
-  const user = await findUserByEmail(app.db, realm.id, creds.username, realmFakeEmailDomain(app, realm));
+  const user = await findUserForLogin(app.db, realm.id, creds.username, realmFakeEmailDomain(app, realm));
   // Compare even when there is no such user, so that timing does not reveal which e-mails exist.
   const keyMatches = constantTimeEqual(user?.apiKey ?? '-'.repeat(32), creds.password);
   if (!user || !keyMatches) throw new UnauthorizedError('Invalid API key');

@@ -122,6 +122,14 @@ export async function findUserByEmail(db: Db, realmId: number, email: string, pl
 
 const FAKE_EMAIL = /^user(\d{1,10})@(.*)$/;
 
+// The user who logs in with this name: by their API e-mail or their real address only (a placeholder address
+// names a user who shows their real one, but is not theirs to log in with).
+export async function findUserForLogin(db: Db, realmId: number, username: string, placeholderDomain: string): Promise<User | undefined> {
+  const user = await findUserByEmail(db, realmId, username, placeholderDomain);
+  const key = emailKey(username);
+  return user && (emailKey(user.email) === key || emailKey(user.deliveryEmail) === key) ? user : undefined;
+}
+
 // Ids are 32-bit integer columns; PostgreSQL refuses to compare them with anything larger.
 const MAX_ID = 2 ** 31 - 1;
 export const isStoredId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_ID;
