@@ -14,6 +14,7 @@ import { postgresNotifier, redisNotifier, type LogNotifier } from './events/noti
 import { deliverDueScheduled } from './actions/scheduled-messages.js';
 import { syncCaches } from './store/cache.js';
 import { promoteFullMembers } from './actions/full-members.js';
+import { reportIdentityCollisions } from './actions/identity.js';
 import { openStorage } from './storage/index.js';
 import { sweepStorage } from './actions/storage-sweep.js';
 
@@ -72,6 +73,12 @@ export async function startServer(config: Config): Promise<Running> {
     await events.close();
   });
   const address = await http.listen({ host: config.host, port: config.port });
+  app.listenUrl = address;
+  if (!config.externalUrl) {
+    app.log.warn(`PARLANCE_EXTERNAL_URL is not set: organization URLs, links in notices and bot addresses use ${address}`);
+  }
+  // Rows written before addresses were checked for collisions keep working; the operator is told of them.
+  await reportIdentityCollisions(app).catch((err) => app.log.error({ err }, 'could not look for colliding addresses'));
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {

@@ -13,7 +13,10 @@ import { systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
 import { findStreamByName, listStreams } from '../store/streams.js';
 import { findSubscription } from '../store/subscriptions.js';
-import { findUser, findUserByEmail, listUsers, ROLE, type User } from '../store/users.js';
+import { findUser, listUsers, ROLE, type User } from '../store/users.js';
+import { realmFakeEmailDomain } from '../format/users.js';
+import { SYSTEM_BOTS, textKey } from '../lib/identity.js';
+import { checkAddressAvailable, lockIdentities, nameKeyOf } from './identity.js';
 import { randomToken } from '../lib/secrets.js';
 import { holdsRealmSetting, viewerOf } from './channels.js';
 import { checkEmail, checkFullName, checkMemberOrAdmin } from './checks.js';
@@ -89,8 +92,10 @@ export async function doCreateBot(app: App, realm: Realm, user: User, input: Cre
   }
   if (input.botType === BOT_TYPE.embedded) throw new ApiError('Embedded bots are not enabled.');
   if (input.payloadUrl && !isUrl(input.payloadUrl)) throw new ApiError('payload_url is not a URL');
+  const placeholderDomain = realmFakeEmailDomain(app, realm);
   return inTransaction(app, async (tx, emit) => {
-    if (await findUserByEmail(tx, realm.id, email)) throw new ApiError('Username already in use');
+    await lockIdentities(tx, realm);
+    await checkAddressAvailable(tx, realm, email, { placeholderDomain, taken: 'Username already in use' });
     await checkBotNameAvailable(tx, realm, fullName);
     const allowed = await allowedBotTypes(tx, realm, user);
     if (!allowed.length) throw new ApiError('Insufficient permission');
@@ -108,7 +113,7 @@ export async function doCreateBot(app: App, realm: Realm, user: User, input: Cre
     }
     const bot = await insertUserInTx(tx, emit, realm, {
       email, fullName, password: null, passwordHash: null, role: ROLE.member, isBot: true, botType: input.botType, botOwnerId: user.id,
-    });
+    }, placeholderDomain);
     await saveBotSettings(tx, bot.id, settings);
     const record = await botRecord(tx, realm, bot, settings);
     emitWithSecrets(emit, realm, await botAudience(tx, realm, bot), bot, (secrets) => ({ type: 'realm_bot', op: 'add', bot: record(secrets) }));
@@ -124,9 +129,15 @@ export async function doCreateBot(app: App, realm: Realm, user: User, input: Cre
   });
 }
 
-// No two active users may share a bot's name.
+const SYSTEM_BOT_NAMES = new Set(Object.values(SYSTEM_BOTS).map((b) => textKey(b.fullName)));
+
+// No bot may be named like a system bot, or like another active user: not in another case, nor with look-alike
+// or invisible characters.
 export async function checkBotNameAvailable(db: Db, realm: Realm, fullName: string, except?: number): Promise<void> {
-  if ((await listUsers(db, realm.id)).some((u) => u.isActive && u.id !== except && u.fullName === fullName)) throw new ApiError('Name is already in use!');
+  const key = textKey(fullName);
+  if (SYSTEM_BOT_NAMES.has(key) || (await listUsers(db, realm.id)).some((u) => u.isActive && u.id !== except && nameKeyOf(u) === key)) {
+    throw new ApiError('Name is already in use!');
+  }
 }
 
 // A bot the caller may administer: its owner or an administrator.

@@ -2,6 +2,7 @@
 // time by a worker through the normal send path, exactly once (the claim and the send share a transaction).
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
+import { organizationHost } from '../lib/urls.js';
 import { findMessages } from '../store/messages.js';
 import { findRealm, type Realm } from '../store/realms.js';
 import {
@@ -116,13 +117,10 @@ export async function accessScheduled(app: App, user: User): Promise<Record<stri
   return (await listScheduled(app.db, user.id)).map(formatScheduled);
 }
 
-// The host named in a system bot's address if one must be made here: the organization's, as its users' addresses
-// name it.
-const botHost = (app: App, user: User) => (app.config.externalUrl ? new URL(app.config.externalUrl).hostname : user.email.slice(user.email.lastIndexOf('@') + 1));
 
 // The sender learns why a message was not sent, from the Notification Bot, as on the reference server.
 async function notifyFailure(tx: Tx, emit: Emit, app: App, realm: Realm, sender: User, m: ScheduledMessage, reason: string): Promise<void> {
-  const bot = await notificationBot(tx, emit, realm, botHost(app, sender));
+  const bot = await notificationBot(tx, emit, realm, organizationHost(app, realm));
   const when = new Date(m.scheduledTimestamp * 1000).toISOString();
   const content = `The message you scheduled for <time:${when}> was not sent because of the following error:\n> ${reason}\n\n[View scheduled messages](#scheduled)`;
   await sendMessageInTx(tx, emit, realm, bot, { type: 'private', to: [sender.id], content, system: true });
@@ -131,7 +129,7 @@ async function notifyFailure(tx: Tx, emit: Emit, app: App, realm: Realm, sender:
 // A reminder is delivered by the Notification Bot to the user who set it; a scheduled message by its sender.
 async function deliverInTx(app: App, tx: Tx, emit: Emit, realm: Realm, sender: User, m: ScheduledMessage): Promise<number> {
   if (m.reminderTargetMessageId !== null) {
-    const bot = await notificationBot(tx, emit, realm, botHost(app, sender));
+    const bot = await notificationBot(tx, emit, realm, organizationHost(app, realm));
     const { id } = await sendMessageInTx(tx, emit, realm, bot, { type: 'private', to: [sender.id], content: m.content, system: true, client: 'Internal' });
     emit(realm.id, { type: 'reminders', op: 'remove', reminder_id: m.id }, [sender.id]);
     return id;

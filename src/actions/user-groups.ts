@@ -2,7 +2,7 @@
 // read. Membership and subgroups are in user-group-members.ts.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
-import { codePointLength } from '../lib/text.js';
+import { codePointLength, invalidCharacterPosition } from '../lib/text.js';
 import { checkExpected, checkGroupSetting, defaultValue, sameValue } from '../permissions/group-settings.js';
 import type { GroupSettingValue } from '../permissions/groups.js';
 import { realmSettings } from '../state/realm.js';
@@ -41,6 +41,9 @@ function checkName(name: string): string {
   const n = name.trim();
   if (!n) throw new ApiError("User group name can't be empty!");
   if (codePointLength(n) > MAX_GROUP_NAME) throw new ApiError(`User group name cannot exceed ${MAX_GROUP_NAME} characters.`);
+  // The reference server checks nothing here; its channel-name wording is used for the same rule.
+  const bad = invalidCharacterPosition(n);
+  if (bad) throw new ApiError(`Invalid character in user group name, at position ${bad}.`);
   const prefix = INVALID_NAME_PREFIXES.find((p) => n.startsWith(p));
   if (prefix) throw new ApiError(`User group name cannot start with '${prefix}'.`);
   return n;

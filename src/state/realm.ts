@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import { longpollTimeoutSeconds, realmUploadQuotaMib, type Config } from '../config.js';
 import { resolveGroupSetting, type GroupSettingValue } from '../permissions/groups.js';
+import { hostOf } from '../lib/urls.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
 import {
@@ -206,7 +207,8 @@ export function realmState(input: RealmStateInput): Record<string, unknown> {
   state.realm_url = realmUrl;
   state.realm_uri = realmUrl;
   state.realm_uuid = realmUuid(realm);
-  state.realm_bot_domain = realmUrl.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '');
+  // The domain bots' addresses are made with: the host name, without the port (an address cannot carry one).
+  state.realm_bot_domain = hostOf(realmUrl);
   state.realm_date_created = realm.dateCreated;
   if (s.demo_organization_scheduled_deletion_date !== null) {
     state.demo_organization_scheduled_deletion_date = s.demo_organization_scheduled_deletion_date;

@@ -17,8 +17,9 @@ import { uploads } from './migrations/014-uploads.js';
 import { invitesAndReminders } from './migrations/015-invites-reminders.js';
 import { usersOrg } from './migrations/016-users-org.js';
 import { cacheLogAndClustering } from './migrations/019-performance.js';
-import { uploadSpace } from './migrations/025-upload-space.js';
+import { identity } from './migrations/020-identity.js';
 import { botStorage } from './migrations/021-bot-storage.js';
+import { uploadSpace } from './migrations/025-upload-space.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '015-invites-reminders': invitesAndReminders,
   '016-users-org': usersOrg,
   '019-performance': cacheLogAndClustering,
+  '020-identity': identity,
   '021-bot-storage': botStorage,
   '025-upload-space': uploadSpace,
 };
