@@ -1,14 +1,14 @@
 // Subscribing (creating missing channels), unsubscribing and per-user subscription settings.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
-import { canAddSubscribers, canRemoveSubscribers, canSeeSubscribers, hasContentAccess, canSubscribeSelf, hasMetadataAccess, isRealmAdmin, type Viewer } from '../permissions/channels.js';
+import { canAddSubscribers, canSeeSubscribers, hasContentAccess, canSubscribeSelf, isRealmAdmin } from '../permissions/channels.js';
 import { streamList, subscriptionState, type StreamListOptions } from '../state/subscriptions.js';
 import type { Tx } from '../store/db.js';
 import { systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
 import { findStreamByName, nameKey, setDefaultStream, type Stream } from '../store/streams.js';
 import {
-  activateSubscriptions, deactivateSubscriptions, findSubscription, subscriberIds, subscriptionsOfUser, updateSubscriptionProperty,
+  activateSubscriptions, findSubscription, subscriberIds, subscriptionsOfUser, updateSubscriptionProperty,
   type SubscriptionProperty,
 } from '../store/subscriptions.js';
 import { findUsers, findUsersByEmails, type User } from '../store/users.js';
@@ -24,18 +24,21 @@ import { postSubscriptionNotices } from './channel-notices.js';
 
 const COLORS = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5', '#f5ce6e', '#c2726a', '#94c849', '#bd86e5', '#ee7e4a', '#a6dcbf', '#95a5fd', '#53a063', '#9987e1', '#e4523d', '#c2c2c2', '#4f8de4', '#c6a8ad', '#e7cc4d', '#c8bebf', '#a47462'];
 
-// Principals arrive as user ids or API e-mails; an unknown or deactivated one is an error.
+// Principals arrive as user ids or API e-mails; an unknown or deactivated one is an error. A user named twice
+// (by id, by e-mail, or both) counts once.
 export async function resolvePrincipals(tx: Tx, realm: Realm, principals: (string | number)[]): Promise<User[]> {
-  const ids = principals.filter((p): p is number => typeof p === 'number');
-  const emails = principals.filter((p): p is string => typeof p === 'string');
+  const ids = [...new Set(principals.filter((p): p is number => typeof p === 'number'))];
+  const emails = [...new Set(principals.filter((p): p is string => typeof p === 'string'))];
   const users = [...(await findUsers(tx, realm.id, ids)), ...(await findUsersByEmails(tx, realm.id, emails))];
   const byId = new Map(users.map((u) => [u.id, u]));
   const byEmail = new Map(users.map((u) => [u.email.toLowerCase(), u]));
-  return principals.map((p) => {
+  const out = new Map<number, User>();
+  for (const p of principals) {
     const u = typeof p === 'number' ? byId.get(p) : byEmail.get(p.toLowerCase());
     if (!u || !u.isActive) throw new ApiError(`User not authorized to execute queries on behalf of '${p}'`, 'BAD_REQUEST', 400, { principal: p });
-    return u;
-  });
+    out.set(u.id, u);
+  }
+  return [...out.values()];
 }
 
 export interface SubscribeInput extends Omit<NewChannelInput, 'name' | 'description'> {
@@ -50,70 +53,72 @@ export interface SubscribeInput extends Omit<NewChannelInput, 'name' | 'descript
 export async function doSubscribe(app: App, realm: Realm, user: User, input: SubscribeInput, realmUrl: string) {
   // As the reference server refuses the whole endpoint to guests (require_non_guest_user).
   checkNotGuest(user);
-  return inTransaction(app, async (tx, emit) => {
-    const viewer = await viewerOf(tx, user);
-    const systemGroups = await systemGroupIds(tx, realm.id);
-    const principals = input.principals?.length ? await resolvePrincipals(tx, realm, input.principals) : [user];
-    const others = principals.some((p) => p.id !== user.id);
+  return inTransaction(app, (tx, emit) => subscribeInTx(tx, emit, realm, user, input, realmUrl));
+}
 
-    const streams: Stream[] = [];
-    const created: Stream[] = [];
-    const unauthorized: string[] = [];
-    const seen = new Set<string>();
-    // A color asked for with a channel is every new subscriber's color for it.
-    const colors = new Map<string, string>();
-    for (const item of input.subscriptions) {
-      if (item.color === undefined) continue;
-      if (!/^#[0-9a-fA-F]{3,6}$/.test(item.color)) throw new ApiError('add.color is not a valid hex color code');
-      colors.set(nameKey(item.name), item.color);
-    }
-    for (const item of input.subscriptions) {
-      const name = checkChannelName(item.name);
-      if (seen.has(name.toLowerCase())) continue;
-      seen.add(name.toLowerCase());
-      let stream = await findStreamByName(tx, realm.id, name);
-      if (!stream) {
-        // As the reference server checks them: only when a channel is created.
-        if (input.isDefaultStream && !isRealmAdmin(user)) throw new ApiError('Insufficient permission');
-        if (input.isDefaultStream && input.inviteOnly) throw new ApiError('A default channel cannot be private.');
-        const channel = await checkNewChannel(tx, realm, viewer, { ...input, name, description: item.description ?? '' }, systemGroups);
-        try {
-          stream = await insertChannel(tx, channel);
-        } catch (err) {
-          if (isUniqueViolation(err)) throw new ApiError(`Channel '${name}' already exists`, 'CHANNEL_ALREADY_EXISTS', 409, { channel_name: name });
-          throw err;
-        }
-        created.push(stream);
-        streams.push(stream);
-        continue;
+export async function subscribeInTx(tx: Tx, emit: Emit, realm: Realm, user: User, input: SubscribeInput, realmUrl: string) {
+  const viewer = await viewerOf(tx, user);
+  const systemGroups = await systemGroupIds(tx, realm.id);
+  const principals = input.principals?.length ? await resolvePrincipals(tx, realm, input.principals) : [user];
+  const others = principals.some((p) => p.id !== user.id);
+
+  const streams: Stream[] = [];
+  const created: Stream[] = [];
+  const unauthorized: string[] = [];
+  const seen = new Set<string>();
+  // A color asked for with a channel is every new subscriber's color for it.
+  const colors = new Map<string, string>();
+  for (const item of input.subscriptions) {
+    if (item.color === undefined) continue;
+    if (!/^#[0-9a-fA-F]{3,6}$/.test(item.color)) throw new ApiError('add.color is not a valid hex color code');
+    colors.set(nameKey(item.name), item.color);
+  }
+  for (const item of input.subscriptions) {
+    const name = checkChannelName(item.name);
+    if (seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
+    let stream = await findStreamByName(tx, realm.id, name);
+    if (!stream) {
+      // As the reference server checks them: only when a channel is created.
+      if (input.isDefaultStream && !isRealmAdmin(user)) throw new ApiError('Insufficient permission');
+      if (input.isDefaultStream && input.inviteOnly) throw new ApiError('A default channel cannot be private.');
+      const channel = await checkNewChannel(tx, realm, viewer, { ...input, name, description: item.description ?? '' }, systemGroups);
+      try {
+        stream = await insertChannel(tx, channel);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new ApiError(`Channel '${name}' already exists`, 'CHANNEL_ALREADY_EXISTS', 409, { channel_name: name });
+        throw err;
       }
-      const sub = await findSubscription(tx, user.id, stream.id);
-      const allowed = stream.isArchived
-        ? false
-        : others
-          ? canAddSubscribers(viewer, stream, realmGroupValue(realm, 'can_add_subscribers_group', systemGroups), sub) && (principals.every((p) => p.id !== user.id) || sub?.active || canSubscribeSelf(viewer, stream))
-          : sub?.active || canSubscribeSelf(viewer, stream);
-      if (allowed) streams.push(stream);
-      else if (input.authorizationErrorsFatal) throw new ApiError(`Unable to access channel (${stream.name}).`);
-      else unauthorized.push(stream.name);
+      created.push(stream);
+      streams.push(stream);
+      continue;
     }
-    if (others && created.length && !holdsRealmSetting(viewer, realm, 'can_add_subscribers_group', systemGroups)) {
-      throw new ApiError('Insufficient permission');
-    }
+    const sub = await findSubscription(tx, user.id, stream.id);
+    const allowed = stream.isArchived
+      ? false
+      : others
+        ? canAddSubscribers(viewer, stream, realmGroupValue(realm, 'can_add_subscribers_group', systemGroups), sub) && (principals.every((p) => p.id !== user.id) || sub?.active || canSubscribeSelf(viewer, stream))
+        : sub?.active || canSubscribeSelf(viewer, stream);
+    if (allowed) streams.push(stream);
+    else if (input.authorizationErrorsFatal) throw new ApiError(`Unable to access channel (${stream.name}).`);
+    else unauthorized.push(stream.name);
+  }
+  if (others && created.length && !holdsRealmSetting(viewer, realm, 'can_add_subscribers_group', systemGroups)) {
+    throw new ApiError('Insufficient permission');
+  }
 
-    for (const s of created) if (input.isDefaultStream) await setDefaultStream(tx, realm.id, s.id, true);
+  for (const s of created) if (input.isDefaultStream) await setDefaultStream(tx, realm.id, s.id, true);
 
-    const { subscribed, already, added } = await addSubscriptionsInTx(tx, emit, realm, systemGroups, principals, streams, created, colors);
-    // Direct messages to the users subscribed by someone else are skipped for bulk subscriptions.
-    const directMessages = input.sendNewSubscriptionMessages && Object.keys(subscribed).length <= SERVER_LIMITS.max_bulk_new_subscription_messages;
-    await postSubscriptionNotices({ tx, emit, realm, realmUrl }, user, { created, added, announce: input.announce, directMessages });
-    return {
-      subscribed,
-      already_subscribed: already,
-      ...(input.authorizationErrorsFatal ? {} : { unauthorized }),
-      ...(input.sendNewSubscriptionMessages ? { new_subscription_messages_sent: directMessages } : {}),
-    };
-  });
+  const { subscribed, already, added } = await addSubscriptionsInTx(tx, emit, realm, systemGroups, principals, streams, created, colors);
+  // Direct messages to the users subscribed by someone else are skipped for bulk subscriptions.
+  const directMessages = input.sendNewSubscriptionMessages && Object.keys(subscribed).length <= SERVER_LIMITS.max_bulk_new_subscription_messages;
+  await postSubscriptionNotices({ tx, emit, realm, realmUrl }, user, { created, added, announce: input.announce, directMessages });
+  return {
+    subscribed,
+    already_subscribed: already,
+    ...(input.authorizationErrorsFatal ? {} : { unauthorized }),
+    ...(input.sendNewSubscriptionMessages ? { new_subscription_messages_sent: directMessages } : {}),
+  };
 }
 
 // Subscribes each user to each channel they are not subscribed to yet, and tells them and the channels'
@@ -198,40 +203,6 @@ async function emitSubscribeEvents(tx: Tx, realm: Realm, emit: Emit, systemGroup
     const audience = [...knewBefore.get(streamId)!].filter((id) => !userIds.includes(id));
     if (audience.length) emit(realm.id, { type: 'subscription', op: 'peer_add', stream_ids: [streamId], user_ids: userIds }, audience);
   }
-}
-
-export async function doUnsubscribe(app: App, realm: Realm, user: User, names: string[], principals?: (string | number)[]) {
-  return inTransaction(app, async (tx, emit) => {
-    const viewer: Viewer = await viewerOf(tx, user);
-    const targets = principals?.length ? await resolvePrincipals(tx, realm, principals) : [user];
-    const removed: string[] = [];
-    const notRemoved: string[] = [];
-    for (const raw of names) {
-      const stream = await findStreamByName(tx, realm.id, raw.trim());
-      const own = stream && (await findSubscription(tx, user.id, stream.id));
-      if (!stream || !hasMetadataAccess(viewer, stream, own)) throw new ApiError(`Channel(s) (${raw}) do not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: raw });
-      if (targets.some((t) => t.id !== user.id) && !canRemoveSubscribers(viewer, stream, own)) throw new ApiError('Insufficient permission');
-      const current = new Set((await subscriberIds(tx, [stream.id])).get(stream.id));
-      const leaving = targets.filter((t) => current.has(t.id));
-      if (!leaving.length) {
-        notRemoved.push(stream.name);
-        continue;
-      }
-      await deactivateSubscriptions(tx, leaving.map((t) => ({ userId: t.id, streamId: stream.id })));
-      removed.push(stream.name);
-      for (const t of leaving) emit(realm.id, { type: 'subscription', op: 'remove', subscriptions: [{ name: stream.name, stream_id: stream.id }] }, [t.id]);
-      const knowers = await channelAudience(tx, realm.id, stream);
-      // Leaving a channel one knows of only as a subscriber (a private one, or a public one for a guest) loses it.
-      const lost = leaving.filter((t) => !knowers.includes(t.id)).map((t) => t.id);
-      if (lost.length) {
-        const count = (await subscriberIds(tx, [stream.id])).get(stream.id)!.length;
-        emit(realm.id, { type: 'stream', op: 'delete', streams: [formatStream(stream, { systemGroups: await systemGroupIds(tx, realm.id), subscriberCount: count })], stream_ids: [stream.id] }, lost);
-      }
-      const audience = knowers.filter((id) => !leaving.some((t) => t.id === id));
-      if (audience.length) emit(realm.id, { type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: leaving.map((t) => t.id) }, audience);
-    }
-    return { removed, not_removed: notRemoved };
-  });
 }
 
 export const SUBSCRIPTION_PROPERTIES = ['color', 'is_muted', 'in_home_view', 'pin_to_top', 'desktop_notifications', 'audible_notifications', 'push_notifications', 'email_notifications', 'wildcard_mentions_notify'] as const;
