@@ -43,3 +43,77 @@ test('a search of more than 100 words and phrases is 400 BAD_NARROW, wherever a 
   assertError(await h.post('/messages/flags/narrow', { anchor: 'newest', num_before: 10, num_after: 0, narrow, op: 'add', flag: 'read' }), 400, 'BAD_NARROW', TOO_MANY);
   assertError(await h.post('/register', { narrow }), 400, 'BAD_NARROW', TOO_MANY);
 });
+
+const login = (username: string, password: string) => server.anon().post('/fetch_api_key', { username, password }, { localAddress: freshIp() });
+const changePassword = (name: 'shiva' | 'cordelia' | 'hamlet', oldPassword: string) =>
+  server.as(name).patch('/settings', { old_password: oldPassword, new_password: server.users[name].password });
+const WRONG = 'Wrong password!';
+
+test("PATCH /settings's old_password counts failures against the failed-login limit, and refuses past it as the reference does", async () => {
+  const { shiva } = server.users;
+  for (let i = 0; i < 3; i++) assertError(await changePassword('shiva', `guess ${i}`), 400, 'BAD_REQUEST', WRONG);
+  // Past the limit even the right password is refused, for the rest of the window (30 minutes by default).
+  const refused = assertError(await changePassword('shiva', shiva.password), 400, 'BAD_REQUEST', /^You're making too many attempts! Try again in \d+ seconds\.$/);
+  assert.ok(Number(/in (\d+) seconds/.exec(refused.msg)![1]) > 1700, refused.msg);
+  // The same account's logins are refused too: one counter per account.
+  assertError(await login(shiva.email, shiva.password), 429, 'RATE_LIMIT_HIT', RATE_LIMIT_MSG);
+  // The API key keeps working, and other accounts are not affected.
+  assertSuccess(await server.as('shiva').get('/users/me'));
+  assertSuccess(await changePassword('hamlet', server.users.hamlet.password));
+});
+
+test('failed logins and failed old_password checks of one account add up', async () => {
+  const { cordelia } = server.users;
+  assertError(await login(cordelia.email, 'guess 1'), 401, 'AUTHENTICATION_FAILED', 'Your username or password is incorrect');
+  assertError(await changePassword('cordelia', 'guess 2'), 400, 'BAD_REQUEST', WRONG);
+  // Successes give their attempt back.
+  assertSuccess(await changePassword('cordelia', cordelia.password));
+  assertSuccess(await login(cordelia.email, cordelia.password));
+  assertError(await login(cordelia.email.toUpperCase(), 'guess 3'), 401, 'AUTHENTICATION_FAILED', 'Your username or password is incorrect');
+  assertError(await changePassword('cordelia', cordelia.password), 400, 'BAD_REQUEST', /^You're making too many attempts!/);
+  assertError(await login(cordelia.email, cordelia.password), 429, 'RATE_LIMIT_HIT', RATE_LIMIT_MSG);
+});
+
+const basic = (user: string, key: string) => 'Basic ' + Buffer.from(`${user}:${key}`).toString('base64');
+const me = (authorization: string | undefined, ip: string) =>
+  send('GET', new URL('/api/v1/users/me', server.url), authorization === undefined ? {} : { authorization }, undefined, ip);
+
+test('requests whose credentials fail count against their address (PARLANCE_RATE_LIMIT_IP), then get 429', async () => {
+  const { iago } = server.users;
+  const ip = freshIp();
+  for (const authorization of [basic(iago.email, 'x'.repeat(32)), basic('nobody@zulip.example.com', iago.apiKey), undefined, basic(iago.email, '')]) {
+    assertUnauthorized(await me(authorization, ip), authorization ? 'Invalid API key' : 'Not logged in: API authentication or user session required');
+  }
+  const refused = await me(basic(iago.email, 'y'.repeat(32)), ip);
+  assertError(refused, 429, 'RATE_LIMIT_HIT', RATE_LIMIT_MSG);
+  assert.ok(refused.body['retry-after'] > 0 && refused.body['retry-after'] <= 60, refused.text);
+  assert.match(String(refused.headers['retry-after']), /^\d+$/);
+  assertError(await me(undefined, ip), 429, 'RATE_LIMIT_HIT', RATE_LIMIT_MSG);
+  // The right key still works from that address (it counts against its user), and other addresses are not limited.
+  assertSuccess(await me(basic(iago.email, iago.apiKey), ip));
+  assertUnauthorized(await me(basic(iago.email, 'x'.repeat(32)), freshIp()), 'Invalid API key');
+});
+
+test('WWW-Authenticate as the reference server sends it: on the 401s of API authentication only', async () => {
+  const { hamlet } = server.users;
+  const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
+  // A scheme other than Basic is a plain 400, without a challenge.
+  for (const authorization of [`Bearer ${hamlet.apiKey}`, `Token ${hamlet.apiKey}`]) {
+    const reply = await me(authorization, freshIp());
+    assertError(reply, 400, 'BAD_REQUEST', 'This endpoint requires HTTP basic authentication.');
+    assert.equal(reply.headers['www-authenticate'], undefined);
+  }
+  // A Basic header that is not one "user:key" pair: 401 with the challenge.
+  for (const authorization of ['Basic', `Basic ${b64(hamlet.email + hamlet.apiKey)}`, `Basic ${b64(`${hamlet.email}:${hamlet.apiKey}:x`)}`,
+    `Basic ${b64(Buffer.from([0x66, 0x3a, 0xff, 0xfe]))}`, `Basic ${b64(`${hamlet.email}:${hamlet.apiKey}`)} extra`, `Digest username="${hamlet.email}", realm="zulip"`]) {
+    assertUnauthorized(await me(authorization, freshIp()), 'Invalid authorization header for basic auth');
+  }
+  // Missing or wrong credentials: 401 with the challenge (assertUnauthorized checks it).
+  assertUnauthorized(await me(undefined, freshIp()), 'Not logged in: API authentication or user session required');
+  assertUnauthorized(await me(basic(hamlet.email, 'z'.repeat(32)), freshIp()), 'Invalid API key');
+  assert.equal((await me(basic(hamlet.email, 'z'.repeat(32)), freshIp())).headers['www-authenticate'], BASIC_CHALLENGE);
+  // A failed password exchange is not an API authentication: 401 without a challenge.
+  const failed = await login(hamlet.email, 'not the password');
+  assertError(failed, 401, 'AUTHENTICATION_FAILED', 'Your username or password is incorrect');
+  assert.equal(failed.headers['www-authenticate'], undefined);
+});

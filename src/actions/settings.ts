@@ -9,6 +9,7 @@ import { deleteAllDrafts } from '../store/drafts.js';
 import { findGroups, groupMemberIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
 import { findUserByEmail, findUsers, insertEmailChange, listUsers, takeEmailChange, updateUser, type User } from '../store/users.js';
+import { tooManyAttempts, verifyPasswordLimited } from './auth.js';
 import { checkEmail, checkFullName, checkHuman, checkPassword } from './checks.js';
 import { applyDeliveryEmailChange, applyVisibilityChange, lazyUsers, type UserList } from './email-visibility.js';
 import { presenceEnabledChanged } from './presence.js';
@@ -131,7 +132,7 @@ export async function doUpdateSettings(app: App, realm: Realm, user: User, input
   let passwordHash: string | undefined;
   if (input.newPassword !== undefined) {
     if (input.oldPassword === undefined) throw new ApiError("Missing 'old_password' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'old_password' });
-    if (!(await app.passwords.verify(user.passwordHash, input.oldPassword))) throw new ApiError('Wrong password!');
+    if (!(await verifyPasswordLimited(app, realm, user, user.deliveryEmail, input.oldPassword, tooManyAttempts))) throw new ApiError('Wrong password!');
     try {
       checkPassword(input.newPassword);
     } catch {

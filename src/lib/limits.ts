@@ -15,10 +15,6 @@ export const LIMITS = {
   channelsCreatedPerRequest: 100,
   subscriptionsPerRequest: 10_000,
   principalsPerRequest: 1000,
-  // Message ids in POST /messages/flags (the reference's bound for /messages/flags/narrow) and in
-  // GET /messages/matches_narrow.
-  messagesPerFlagUpdate: 5000,
-  messagesPerMatch: 5000,
   // Users and subgroups in one user group request (creation or a change of members/subgroups).
   groupMembersPerRequest: 10_000,
   groupSubgroupsPerRequest: 1000,
