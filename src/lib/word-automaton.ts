@@ -4,9 +4,9 @@
 //
 // The trie lives in typed arrays. A node's first child is found inline (most nodes of a trie of words have one
 // child); only further children go to one map of edges keyed by `node * 65536 + unit`, which keeps the map (and
-// the pauses of rehashing it) small. Building yields to the event loop as it goes (see pacer), so a large set of
+// the pauses of rehashing it) small. Building yields to the event loop as it goes (see pace.ts), so a large set of
 // words never holds it for long.
-import { pacer } from './pace.js';
+import { pace } from './pace.js';
 
 const UNITS = 65536;
 
@@ -37,13 +37,13 @@ export class WordAutomaton {
   private constructor() {}
 
   // `words` must be distinct; a word's index in it is what scan reports.
-  static async build(words: readonly string[], pace = pacer()): Promise<WordAutomaton> {
+  static async build(words: readonly string[]): Promise<WordAutomaton> {
     const a = new WordAutomaton();
     for (let i = 0; i < words.length; i++) {
       a.insert(words[i], i);
       if ((i & 255) === 255) await pace();
     }
-    await a.link(pace);
+    await a.link();
     return a;
   }
 
@@ -91,7 +91,7 @@ export class WordAutomaton {
   }
 
   // Failure links, breadth first: a node's link is the longest proper suffix of its path that is in the trie.
-  private async link(pace: () => Promise<void> | void): Promise<void> {
+  private async link(): Promise<void> {
     const { firstChild, nextSibling, label, fail, word, output } = this;
     const queue = new Int32Array(this.nodes);
     let tail = 0;
