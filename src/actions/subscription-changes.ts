@@ -2,6 +2,8 @@
 // transaction and answers with both results merged, as the reference server's update_subscriptions_backend does.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
+import { LIMITS } from '../lib/limits.js';
+import { pace } from '../lib/pace.js';
 import { canRemoveSubscribers, hasMetadataAccess, type Viewer } from '../permissions/channels.js';
 import type { Tx } from '../store/db.js';
 import { systemGroupIds } from '../store/groups.js';
@@ -12,7 +14,7 @@ import type { User } from '../store/users.js';
 import { formatStream } from '../format/channels.js';
 import { channelAudience, viewerOf } from './channels.js';
 import { checkNotGuest } from './checks.js';
-import { resolvePrincipals, subscribeInTx, type SubscribeInput } from './subscriptions.js';
+import { resolvePrincipals, subscribeInTx, withCreationQuota, type SubscribeInput } from './subscriptions.js';
 import { inTransaction, type Emit } from './transaction.js';
 
 export async function doUnsubscribe(app: App, realm: Realm, user: User, names: string[], principals?: (string | number)[]) {
@@ -23,6 +25,9 @@ export async function doUnsubscribe(app: App, realm: Realm, user: User, names: s
 async function unsubscribeInTx(tx: Tx, emit: Emit, realm: Realm, user: User, names: string[], principals?: (string | number)[]) {
   const viewer: Viewer = await viewerOf(tx, user);
   const targets = principals?.length ? await resolvePrincipals(tx, realm, principals) : [user];
+  if (targets.length * names.length > LIMITS.subscriptionsPerRequest) {
+    throw new ApiError(`Too many subscriptions in one request: ${targets.length} users × ${names.length} channels (limit: ${LIMITS.subscriptionsPerRequest})`);
+  }
   const removed: string[] = [];
   const notRemoved: string[] = [];
   const seen = new Set<number>();
@@ -39,9 +44,9 @@ async function unsubscribeInTx(tx: Tx, emit: Emit, realm: Realm, user: User, nam
       notRemoved.push(stream.name);
       continue;
     }
-    await deactivateSubscriptions(tx, leaving.map((t) => ({ userId: t.id, streamId: stream.id })));
+    await deactivateSubscriptions(tx, stream.id, leaving.map((t) => t.id));
     removed.push(stream.name);
-    for (const t of leaving) emit(realm.id, { type: 'subscription', op: 'remove', subscriptions: [{ name: stream.name, stream_id: stream.id }] }, [t.id]);
+    emit(realm.id, { type: 'subscription', op: 'remove', subscriptions: [{ name: stream.name, stream_id: stream.id }] }, leaving.map((t) => t.id));
     const knowers = new Set(await channelAudience(tx, realm.id, stream));
     const leavers = new Set(leaving.map((t) => t.id));
     // Leaving a channel one knows of only as a subscriber (a private one, or a public one for a guest) loses it.
@@ -52,6 +57,7 @@ async function unsubscribeInTx(tx: Tx, emit: Emit, realm: Realm, user: User, nam
     }
     const audience = [...knowers].filter((id) => !leavers.has(id));
     if (audience.length) emit(realm.id, { type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: [...leavers] }, audience);
+    await pace();
   }
   return { removed, not_removed: notRemoved };
 }
@@ -62,9 +68,9 @@ export async function doUpdateSubscriptions(app: App, realm: Realm, user: User, 
   if (!add.subscriptions.length && !remove.length) throw new ApiError('Nothing to do. Specify at least one of "add" or "delete".');
   // The reference server runs its subscribe view, guarded by require_non_guest_user, whatever `add` holds.
   checkNotGuest(user);
-  return inTransaction(app, async (tx, emit) => {
-    const subscribed = await subscribeInTx(tx, emit, realm, user, add, realmUrl);
+  return withCreationQuota(app, user, (quota) => inTransaction(app, async (tx, emit) => {
+    const subscribed = await subscribeInTx(tx, emit, realm, user, add, realmUrl, quota);
     const unsubscribed = await unsubscribeInTx(tx, emit, realm, user, remove, add.principals);
     return { ...subscribed, ...unsubscribed };
-  });
+  }));
 }

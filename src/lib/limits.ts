@@ -23,8 +23,9 @@ export const LIMITS = {
   // Channels and groups named by one invitation link.
   inviteChannelsPerRequest: 1000,
   inviteGroupsPerRequest: 1000,
-  // PATCH /settings with target_users: users and groups named.
-  settingsTargetUsersPerRequest: 10_000,
+  // PATCH /settings with target_users: users changed (those named and the groups' members together), in
+  // transactions of 250 users; groups named.
+  settingsTargetUsers: 10_000,
   settingsTargetGroupsPerRequest: 1000,
   // Custom profile fields: values set or cleared at once, fields reordered at once, options of a select field.
   profileFieldsPerRequest: 1000,
