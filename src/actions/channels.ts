@@ -8,7 +8,7 @@ import { holdsGroupSetting, resolveGroupSetting, type GroupSettingValue } from '
 import { realmSettings } from '../state/realm.js';
 import { SERVER_LIMITS, STREAM_PERMISSION_SETTINGS } from '../state/realm-data.js';
 import type { Db, Tx } from '../store/db.js';
-import { groupMemberIds, groupsOfUser } from '../store/groups.js';
+import { groupsOfUser, membersOfGroups } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
 import { CHANNEL_GROUP_SETTINGS, findStream, findStreamByName, insertStream, type ChannelGroupSetting, type Stream } from '../store/streams.js';
 import { findSubscription, subscriberIds, type Subscription } from '../store/subscriptions.js';
@@ -90,8 +90,7 @@ export async function channelAudience(db: Db, realmId: number, stream: Stream, s
   const users = (await listUsers(db, realmId)).filter((u) => u.isActive);
   const subscribed = new Set(subscribers ?? (await subscriberIds(db, [stream.id])).get(stream.id));
   const groupIds = [...new Set(Object.values(stream.groups).flatMap((g) => (typeof g === 'number' ? [g] : g.direct_subgroups)))];
-  const members = new Map<number, Set<number>>();
-  for (const g of groupIds) members.set(g, new Set(await groupMemberIds(db, [g])));
+  const members = await membersOfGroups(db, groupIds);
   return users
     .filter((user) => {
       const groups = new Set(groupIds.filter((g) => members.get(g)!.has(user.id)));

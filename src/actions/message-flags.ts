@@ -120,7 +120,12 @@ export async function unreadState(db: Db, user: User) {
   const huddles = new Map<string, number[]>();
   const mentions: number[] = [];
   let count = 0;
-  const push = <K>(map: Map<K, number[]>, key: K, id: number) => map.set(key, [...(map.get(key) ?? []), id]);
+  // Appends in place: copying the list for each message made 50,000 unread messages in one conversation quadratic.
+  const push = <K>(map: Map<K, number[]>, key: K, id: number) => {
+    const list = map.get(key);
+    if (list) list.push(id);
+    else map.set(key, [id]);
+  };
   for (const u of unread) {
     const muted = u.streamId !== null && isMuted(u.streamId, u.topic);
     if (!muted) count++;
