@@ -26,7 +26,7 @@ export interface RegisterInput {
   allPublicStreams: boolean;
   capabilities: Record<string, boolean>;
   narrow: [string, string][];
-  idleQueueTimeout?: number;
+  idleQueueTimeout?: number | 'mobile';
 }
 
 const VALID_NARROW_OPERATORS = new Set([
@@ -54,8 +54,12 @@ export function checkNarrow(raw: unknown[]): [string, string][] {
   return terms;
 }
 
-export function checkIdleTimeout(app: App, requested?: number): number {
+// The reference server's lifetime for queues of mobile clients, which poll only while in the foreground.
+export const MOBILE_IDLE_QUEUE_TIMEOUT = 12 * 3600;
+
+export function checkIdleTimeout(app: App, requested?: number | 'mobile'): number {
   if (requested === undefined) return app.config.queueIdleTimeoutSeconds;
+  if (requested === 'mobile') return MOBILE_IDLE_QUEUE_TIMEOUT;
   if (requested < 1 || requested > MAX_IDLE_QUEUE_TIMEOUT) {
     throw new ApiError(`idle_queue_timeout must be between 1 and ${MAX_IDLE_QUEUE_TIMEOUT} seconds`);
   }

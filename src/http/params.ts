@@ -106,6 +106,17 @@ export function oneOf<const V extends string>(values: readonly V[]): Param<V> {
   }, { type: 'string', enum: [...values] });
 }
 
+// POST /register's idle_queue_timeout: seconds, or the named lifetime "mobile" (a JSON string from the mobile
+// app, which JSON-encodes every value, or raw).
+export function idleQueueTimeout(): Param<number | 'mobile'> {
+  return make((raw, name) => {
+    const text = raw.trim();
+    if (text === 'mobile' || text === '"mobile"') return 'mobile';
+    if (!INTEGER.test(text) || !Number.isSafeInteger(Number(text))) throw new InvalidArgumentError(name, `Invalid ${name}`);
+    return Number(text);
+  }, { oneOf: [{ type: 'integer' }, { type: 'string', enum: ['mobile'] }] });
+}
+
 const checkers = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
 function compiled<S extends TSchema>(schema: S): TypeCheck<S> {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { doRegister, checkNarrow, type RegisterInput } from '../actions/register.js';
-import { bool, int, json, oneOf, type Params } from '../http/params.js';
+import { bool, int, json, oneOf, idleQueueTimeout, type Params } from '../http/params.js';
 import { route } from '../http/route.js';
 import { organizationUrl } from '../lib/urls.js';
 
@@ -16,7 +16,7 @@ export const registerParams = {
   client_capabilities: json(Type.Record(Type.String(), Type.Boolean())).default({}),
   fetch_event_types: json(Type.Union([Type.Array(Type.String()), Type.Null()])).optional(),
   narrow: json(Type.Array(Type.Unknown())).default([]),
-  idle_queue_timeout: int().optional(),
+  idle_queue_timeout: idleQueueTimeout().optional(),
 };
 
 export function registerInput(p: Params<typeof registerParams>): RegisterInput {
