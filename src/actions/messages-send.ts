@@ -24,6 +24,7 @@ import { flagAlertWords } from './alert-words.js';
 import { claimAttachments } from './attachment-claims.js';
 import { checkRecipientsAccessible } from './users.js';
 import { accessibleBy, blindAmong, canAccessUser } from '../permissions/users.js';
+import { mutersOf } from '../store/muted-users.js';
 
 export interface SendInput {
   type: 'stream' | 'private';
@@ -213,8 +214,10 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     renderedContent: rendered.html, dateSent: now, client: input.client ?? 'API', lastEditTime: null, lastMovedTime: null,
     editHistory: null, hasLink: rendered.hasLink, hasImage: rendered.hasImage, hasAttachment: /\/user_uploads\//.test(content), isMeMessage: rendered.isMeMessage,
   };
+  // Those who muted the sender get the message already read, as on the reference server.
+  const muters = await mutersOf(tx, realm.id, sender.id);
   const flagsFor = (userId: number) =>
-    ((userId === sender.id && input.readBySender !== false) || input.markRead?.(userId) ? FLAG_BITS.read : 0) |
+    ((userId === sender.id && input.readBySender !== false) || input.markRead?.(userId) || muters.has(userId) ? FLAG_BITS.read : 0) |
     (rendered.mentionedUserIds.has(userId) || groupMentioned.has(userId) ? FLAG_BITS.mentioned : 0) |
     (rendered.streamWildcard ? FLAG_BITS.stream_wildcard_mentioned : 0) |
     (topicParticipants.has(userId) ? FLAG_BITS.topic_wildcard_mentioned : 0) |

@@ -17,6 +17,7 @@ import { checkCanEditContent } from './message-edit.js';
 import { inTransaction } from './transaction.js';
 import { checkRecipientsAccessible } from './users.js';
 import { blindAmong } from '../permissions/users.js';
+import { mutersOf } from '../store/muted-users.js';
 
 export type TypingOp = 'start' | 'stop';
 
@@ -43,7 +44,8 @@ async function channelTypingAudience(db: Db, realm: Realm, typist: User, streamI
   const subs = (await subscriberIds(db, [streamId])).get(streamId) ?? [];
   if (subs.length > MAX_CHANNEL_SIZE_FOR_TYPING) return [];
   const blind = await blindAmong(db, realm, typist, subs);
-  return (await findUsers(db, realm.id, subs)).filter((u) => wantsTyping(u) && !blind.has(u.id)).map((u) => u.id);
+  const muters = await mutersOf(db, realm.id, typist.id);
+  return (await findUsers(db, realm.id, subs)).filter((u) => wantsTyping(u) && !blind.has(u.id) && !muters.has(u.id)).map((u) => u.id);
 }
 
 // The channel must be one the user could post to, as for sending.
@@ -80,7 +82,9 @@ export async function doSendTyping(app: App, realm: Realm, user: User, input: Ty
   const recipients = ids.map((id) => byId.get(id)!);
   await checkRecipientsAccessible(app.db, realm, user, recipients);
   const event = { type: 'typing', message_type: 'direct', op: input.op, sender, recipients: recipients.map((u) => ({ user_id: u.id, email: u.email })) };
-  return emitNow(app, realm.id, event, recipients.filter(wantsTyping).map((u) => u.id));
+  // Those who muted the typist are not told, as on the reference server.
+  const muters = await mutersOf(app.db, realm.id, user.id);
+  return emitNow(app, realm.id, event, recipients.filter((u) => wantsTyping(u) && !muters.has(u.id)).map((u) => u.id));
 }
 
 export async function doSendEditTyping(app: App, realm: Realm, user: User, messageId: number, op: TypingOp): Promise<void> {
@@ -96,6 +100,7 @@ export async function doSendEditTyping(app: App, realm: Realm, user: User, messa
   if (!settings.send_private_typing_notifications) throw new ApiError('User has disabled typing notifications for direct messages');
   const members = (await dmMembers(app.db, [message.recipientId])).get(message.recipientId) ?? [user.id];
   const ids = [user.id, ...members.filter((id) => id !== user.id)];
-  const notified = (await findUsers(app.db, realm.id, ids)).filter(wantsTyping).map((u) => u.id);
+  const muters = await mutersOf(app.db, realm.id, user.id);
+  const notified = (await findUsers(app.db, realm.id, ids)).filter((u) => wantsTyping(u) && !muters.has(u.id)).map((u) => u.id);
   return emitNow(app, realm.id, { ...base, recipient: { type: 'direct', user_ids: notified } }, notified);
 }

@@ -34,6 +34,7 @@ import { realmDomainRoutes } from './realm-domains.js';
 import { userDefaultRoutes } from './user-defaults.js';
 import { botRoutes } from './bots.js';
 import { botStorageRoutes } from './bot-storage.js';
+import { mutedUserRoutes } from './muted-users.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -74,6 +75,7 @@ export function allRoutes(): AnyRoute[] {
     ...userDefaultRoutes,
     ...botRoutes,
     ...botStorageRoutes,
+    ...mutedUserRoutes,
   );
   return routes;
 }

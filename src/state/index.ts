@@ -28,6 +28,7 @@ import { profileFieldsState } from '../actions/profile-fields.js';
 import { userDefaultsState } from '../actions/user-defaults.js';
 import { EMBEDDED_BOTS, INCOMING_WEBHOOK_INTEGRATIONS, realmBotsState } from '../actions/bots.js';
 import { listRealmDomains } from '../store/realm-domains.js';
+import { mutedUsersState } from '../actions/muted-users.js';
 
 export interface StateOptions {
   applyMarkdown: boolean;
@@ -106,6 +107,7 @@ const PRODUCERS: Record<string, Producer> = {
   realm_incoming_webhook_bots: () => ({ realm_incoming_webhook_bots: INCOMING_WEBHOOK_INTEGRATIONS }),
   // Push notifications are not offered, so no device is ever registered (feature level 468).
   device: () => ({ devices: {} }),
+  muted_users: (ctx) => mutedUsersState(ctx.db, ctx.user),
 };
 
 // `types` null means every block. Unknown types are ignored, as the reference server does.

@@ -197,3 +197,10 @@ export interface BotStorageTable {
   value: string;
   size: number;
 }
+
+export interface MutedUserTable {
+  realm_id: number;
+  user_id: number;
+  muted_user_id: number;
+  date_muted: number;
+}

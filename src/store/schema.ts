@@ -24,6 +24,7 @@ import type {
   RealmUserDefaultsTable,
   BotSettingsTable,
   BotStorageTable,
+  MutedUserTable,
 } from './schema-features.js';
 
 export type * from './schema-features.js';
@@ -223,6 +224,7 @@ export interface Schema {
   realm_user_defaults: RealmUserDefaultsTable;
   bot_settings: BotSettingsTable;
   bot_storage: BotStorageTable;
+  muted_users: MutedUserTable;
   reactions: ReactionTable;
   realm_emoji: RealmEmojiTable;
   linkifiers: LinkifierTable;
