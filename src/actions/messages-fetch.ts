@@ -20,6 +20,7 @@ import { reactionsForMessages } from './reactions.js';
 import { topicLinker } from './linkifiers.js';
 import { accessibleBy, canAccessUser } from '../permissions/users.js';
 import { unknownReactor, unknownSender } from '../format/users.js';
+import { resolveWithOperator } from './narrow-with.js';
 
 export type RawTerm = { operator: string; operand: unknown; negated: boolean };
 
@@ -82,11 +83,12 @@ async function userByOperand(db: Db, realm: Realm, reader: Reader, placeholderDo
 // Resolves names to ids and picks the scope: a channel whose history the caller may read is searched in full;
 // everything else only among the messages the caller received. `placeholderDomain`: the organization's, for users
 // named by e-mail.
-export async function resolveNarrow(db: Db, realm: Realm, reader: Reader, raw: RawTerm[], placeholderDomain: string): Promise<{ terms: NegatableTerm[]; scope: Scope; near?: number }> {
+export async function resolveNarrow(db: Db, realm: Realm, reader: Reader, given: RawTerm[], placeholderDomain: string): Promise<{ terms: NegatableTerm[]; scope: Scope; near?: number }> {
   const terms: NegatableTerm[] = [];
   let scope: Scope = { kind: 'user' };
   let near: number | undefined;
   const me = reader.viewer.user;
+  const raw = await resolveWithOperator(db, realm, me, given);
   for (const { operator, operand, negated } of raw) {
     switch (operator) {
       case 'stream':

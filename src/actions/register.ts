@@ -5,6 +5,7 @@ import { longpollTimeoutSeconds } from '../config.js';
 import type { QueueOptions } from '../events/queue.js';
 import { ApiError, UnauthorizedError } from '../http/errors.js';
 import { checkSearchTerms, MAX_NARROW_TERMS, tooManyTerms } from './messages-fetch.js';
+import { resolveWithOperator } from './narrow-with.js';
 import { fetchInitialState, type StateOptions } from '../state/index.js';
 import { realmSettings } from '../state/realm.js';
 import { systemGroupIds } from '../store/groups.js';
@@ -57,6 +58,15 @@ export function checkNarrow(raw: unknown[]): [string, string][] {
 // The reference server's lifetime for queues of mobile clients, which poll only while in the foreground.
 export const MOBILE_IDLE_QUEUE_TIMEOUT = 12 * 3600;
 
+// A queue's narrow names conversations as message events show them: `with` becomes the channel and topic, or the
+// other members' ids, of the message's conversation.
+export async function resolveQueueNarrow(app: App, realm: Realm, user: User, narrow: [string, string][]): Promise<[string, string][]> {
+  if (!narrow.some(([op]) => op === 'with')) return narrow;
+  const terms = narrow.map(([op, operand]) => ({ operator: op.replace(/^-/, ''), operand, negated: op.startsWith('-') }));
+  const resolved = await resolveWithOperator(app.db, realm, user, terms);
+  return resolved.map((t) => [`${t.negated ? '-' : ''}${t.operator}`, Array.isArray(t.operand) ? t.operand.join(',') : String(t.operand)]);
+}
+
 export function checkIdleTimeout(app: App, requested?: number | 'mobile'): number {
   if (requested === undefined) return app.config.queueIdleTimeoutSeconds;
   if (requested === 'mobile') return MOBILE_IDLE_QUEUE_TIMEOUT;
@@ -103,7 +113,7 @@ export async function doRegister(app: App, realm: Realm, user: User | null, inpu
 export async function openQueue(app: App, realm: Realm, user: User, input: RegisterInput, idleTimeout: number, logPosition: number) {
   const options: QueueOptions = {
     eventTypes: input.eventTypes,
-    narrow: input.narrow,
+    narrow: await resolveQueueNarrow(app, realm, user, input.narrow),
     allPublicStreams: input.allPublicStreams,
     applyMarkdown: input.applyMarkdown,
     clientGravatar: input.clientGravatar ?? true,
