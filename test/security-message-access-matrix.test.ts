@@ -93,6 +93,7 @@ const ROWS: { key: string; route?: string; call: (c: Client, id: number, ch: Cha
     expect: (col) => (col.feed || col.access ? [200] : [404, 'This file does not exist or has been deleted.']),
   },
   { key: 'GET /messages/{message_id}', call: (c, id) => c.get(`/messages/${id}`), expect: (col) => (col.access ? [200] : INVALID) },
+  { key: 'GET /messages/{message_id}/read_receipts', call: (c, id) => c.get(`/messages/${id}/read_receipts`), expect: (col) => (col.access ? [200] : INVALID) },
   { key: 'GET /messages/{message_id}/history', call: (c, id) => c.get(`/messages/${id}/history`), expect: (col) => (col.access ? [200] : INVALID) },
   {
     key: 'PATCH /messages/{message_id}', call: (c, id) => c.patch(`/messages/${id}`, { content: 'hijacked' }),

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { doSendMessage } from '../actions/messages-send.js';
 import { accessMessage } from '../actions/message-access.js';
+import { accessReadReceipts } from '../actions/read-receipts.js';
 import { accessMatchingMessages, accessMessages, formatMessages, parseNarrow } from '../actions/messages-fetch.js';
 import { doUpdateFlags, doUpdateFlagsForNarrow } from '../actions/message-flags.js';
 import { doReportMessage, MAX_REPORT_DESCRIPTION_LENGTH } from '../actions/message-report.js';
@@ -87,6 +88,14 @@ export const messageRoutes = [
       });
       return { message: formatted, raw_content: message.content };
     },
+  }),
+  route({
+    method: 'GET',
+    path: '/messages/{message_id}/read_receipts',
+    auth: 'user',
+    summary: 'Who has read a message',
+    params: { message_id: int({ min: 0 }) },
+    handler: async ({ app, realm, user, params }) => ({ user_ids: await accessReadReceipts(app, realm, user, params.message_id) }),
   }),
   route({
     method: 'GET',
