@@ -1,5 +1,6 @@
 // PATCH /messages/{message_id}: editing a message's content, and moving it (with others of its topic) to
 // another topic or channel, with the edit history, flags, rows and events that follow.
+import crypto from 'node:crypto';
 import type { App } from '../app.js';
 import { ApiError, InvalidArgumentError } from '../http/errors.js';
 import { renderMessage } from '../markdown/message.js';
@@ -33,6 +34,8 @@ export interface EditInput {
   propagateMode: string;
   sendNotificationToOldThread: boolean;
   sendNotificationToNewThread: boolean;
+  // The SHA-256 (hex) of the content the client edited: the edit is refused if the message changed since.
+  prevContentSha256?: string;
 }
 
 // Only the sender edits content, while the organization allows editing, within its time limit.
@@ -90,6 +93,14 @@ async function updateMentionFlags(tx: Tx, messageId: number, edit: ContentEdit):
   await setRowFlags(tx, messageId, changed);
 }
 
+// Locked with the message, so that of two clients editing the same version only the first succeeds.
+function checkPrevContent(content: string, expected: string | undefined): void {
+  if (expected === undefined) return;
+  if (crypto.createHash('sha256').update(content, 'utf8').digest('hex') !== expected.trim().toLowerCase()) {
+    throw new ApiError("'prev_content_sha256' value does not match the expected value.", 'EXPECTATION_MISMATCH', 400, { param_name: 'prev_content_sha256' });
+  }
+}
+
 export async function doUpdateMessage(app: App, realm: Realm, user: User, messageId: number, input: EditInput, realmUrl: string): Promise<{ detached_uploads: unknown[] }> {
   if (!PROPAGATE_MODES.includes(input.propagateMode)) throw new InvalidArgumentError('propagate_mode', 'Invalid propagate_mode');
   return inTransaction(app, async (tx, emit) => {
@@ -98,6 +109,7 @@ export async function doUpdateMessage(app: App, realm: Realm, user: User, messag
     const v: Viewer = { user, groups: await groupsOfUser(tx, user.id) };
     const now = Math.floor(Date.now() / 1000);
     if (input.content !== undefined) checkCanEditContent(realm, user, message, EDIT_LIMIT_BUFFER, now);
+    checkPrevContent(message.content, input.prevContentSha256);
 
     // The requested topic before truncation, which resolving compares against; unchanged means none.
     let rawTopic = input.topic?.trim();

@@ -39,6 +39,7 @@ export const messageEditRoutes = [
       propagate_mode: str().default('change_one'),
       send_notification_to_old_thread: bool().default(false),
       send_notification_to_new_thread: bool().default(true),
+      prev_content_sha256: str().optional(),
     },
     handler: ({ app, realm, user, params }) =>
       doUpdateMessage(app, realm, user, params.message_id, {
@@ -48,6 +49,7 @@ export const messageEditRoutes = [
         propagateMode: params.propagate_mode,
         sendNotificationToOldThread: params.send_notification_to_old_thread,
         sendNotificationToNewThread: params.send_notification_to_new_thread,
+        prevContentSha256: params.prev_content_sha256,
       }, organizationUrl(app, realm)),
   }),
   route({
