@@ -94,6 +94,10 @@ const ROWS: { key: string; route?: string; call: (c: Client, id: number, ch: Cha
   },
   { key: 'GET /messages/{message_id}', call: (c, id) => c.get(`/messages/${id}`), expect: (col) => (col.access ? [200] : INVALID) },
   { key: 'GET /messages/{message_id}/read_receipts', call: (c, id) => c.get(`/messages/${id}/read_receipts`), expect: (col) => (col.access ? [200] : INVALID) },
+  {
+    key: 'POST /submessage', call: (c, id) => c.post('/submessage', { message_id: id, msg_type: 'widget', content: '{"type": "vote", "key": "canned,0", "vote": 1}' }),
+    expect: (col) => (col.access ? [400, 'You cannot attach a submessage to this message.'] : INVALID),
+  },
   { key: 'GET /messages/{message_id}/history', call: (c, id) => c.get(`/messages/${id}/history`), expect: (col) => (col.access ? [200] : INVALID) },
   {
     key: 'PATCH /messages/{message_id}', call: (c, id) => c.patch(`/messages/${id}`, { content: 'hijacked' }),

@@ -21,6 +21,7 @@ import { topicLinker } from './linkifiers.js';
 import { accessibleBy, canAccessUser } from '../permissions/users.js';
 import { unknownReactor, unknownSender } from '../format/users.js';
 import { resolveWithOperator } from './narrow-with.js';
+import { submessagesOf } from '../store/submessages.js';
 
 export type RawTerm = { operator: string; operand: unknown; negated: boolean };
 
@@ -178,7 +179,10 @@ export async function formatMessages(app: App, realm: Realm, user: User, message
   const streamIds = [...new Set(messages.filter((m) => m.streamId !== null).map((m) => m.streamId!))];
   const streamNames = new Map((await listStreams(db, realm.id)).filter((s) => streamIds.includes(s.id)).map((s) => [s.id, s.name]));
   const ids = messages.map((m) => m.id);
-  const lookups = { realm, users, streamNames, dmMembers: members, reactions: await reactionsForMessages(db, ids), topicLinks: await topicLinker(db, realm.id) };
+  const lookups = {
+    realm, users, streamNames, dmMembers: members, reactions: await reactionsForMessages(db, ids), topicLinks: await topicLinker(db, realm.id),
+    submessages: (await submessagesOf(db, ids)) as unknown as Map<number, Record<string, unknown>[]>,
+  };
   const formatted = messages.map((m) => ({
     ...formatMessage(m, lookups, flavour),
     flags: flags.has(m.id) ? flagNames(flags.get(m.id)!) : ['read', 'historical'],

@@ -25,6 +25,7 @@ import { claimAttachments } from './attachment-claims.js';
 import { checkRecipientsAccessible } from './users.js';
 import { accessibleBy, blindAmong, canAccessUser } from '../permissions/users.js';
 import { mutersOf } from '../store/muted-users.js';
+import { addWidget } from './submessages.js';
 
 export interface SendInput {
   type: 'stream' | 'private';
@@ -225,6 +226,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
   const rows = recipients.map((userId) => ({ userId, flags: flagsFor(userId) }));
   await flagAlertWords(tx, realm.id, content, rows);
   const id = await insertMessage(tx, message, rows);
+  const widget = await addWidget(tx, id, sender.id, content);
   await claimAttachments(tx, emit, realm, sender, id, content);
   if (stream && stream.firstMessageId === null) await noteFirstMessageId(tx, stream.id, id);
 
@@ -234,6 +236,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     streamNames: new Map(stream ? [[stream.id, stream.name]] : []),
     dmMembers: new Map(stream ? [] : [[recipientId, [...recipients].sort((a, b) => a - b)]]),
     topicLinks: (t: string) => renderTopicLinks(t, ctx.linkifiers ?? []),
+    submessages: new Map([[id, widget as unknown as Record<string, unknown>[]]]),
   };
   const formatted = formatMessage({ ...message, id }, lookups, { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true });
   // Subscribers share the channel with a subscribed sender; one posting unsubscribed may be unknown to guests.

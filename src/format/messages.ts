@@ -12,6 +12,7 @@ export interface MessageLookups {
   streamNames: Map<number, string>;
   dmMembers: Map<number, number[]>; // recipient id → member ids
   reactions?: Map<number, Record<string, unknown>[]>;
+  submessages?: Map<number, Record<string, unknown>[]>;
   topicLinks?: (topic: string) => { text: string; url: string }[];
 }
 
@@ -46,7 +47,7 @@ export function formatMessage(m: Message, l: MessageLookups, f: MessageFlavour):
     topic_links: isChannel && l.topicLinks ? l.topicLinks(m.topic) : [],
     is_me_message: m.isMeMessage,
     reactions: l.reactions?.get(m.id) ?? [],
-    submessages: [],
+    submessages: l.submessages?.get(m.id) ?? [],
     sender_full_name: sender.fullName,
     sender_email: sender.email,
     sender_realm_str: l.realm.stringId,

@@ -35,6 +35,7 @@ import { userDefaultRoutes } from './user-defaults.js';
 import { botRoutes } from './bots.js';
 import { botStorageRoutes } from './bot-storage.js';
 import { mutedUserRoutes } from './muted-users.js';
+import { submessageRoutes } from './submessages.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -76,6 +77,7 @@ export function allRoutes(): AnyRoute[] {
     ...botRoutes,
     ...botStorageRoutes,
     ...mutedUserRoutes,
+    ...submessageRoutes,
   );
   return routes;
 }

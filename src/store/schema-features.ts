@@ -204,3 +204,11 @@ export interface MutedUserTable {
   muted_user_id: number;
   date_muted: number;
 }
+
+export interface SubmessageTable {
+  id: Generated<number>;
+  message_id: number;
+  sender_id: number;
+  msg_type: string;
+  content: string;
+}
