@@ -8,6 +8,7 @@ import { takeUntil } from './helpers/messages.js';
 import { fetchFile, multipart, postMultipart, type FilePart } from './helpers/uploads.js';
 import type { SeedName } from './helpers/server.js';
 import { setRealmSettings } from './helpers/direct-db.js';
+import sharp from 'sharp';
 
 let server: TestServer;
 before(async () => {
@@ -15,8 +16,16 @@ before(async () => {
 });
 after(() => server.close());
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('an avatar')]);
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('another avatar')]);
+// Real images: uploads are decoded and resized.
+const picture = (r: number) => sharp({ create: { width: 120, height: 80, channels: 3, background: { r, g: 90, b: 40 } } });
+let PNG: Buffer;
+let JPEG: Buffer;
+before(async () => {
+  PNG = await picture(10).png().toBuffer();
+  JPEG = await picture(200).jpeg().toBuffer();
+});
+const UPLOADED = (version: number, medium = '') => new RegExp(`^/user_avatars/\\d+/[0-9a-f]{16}${medium}\\.png\\?version=${version}$`);
+const DEFAULT = (id: number, version: number | string, medium = '') => new RegExp(`^/user_avatars/\\d+/default/${id}${medium}\\.png\\?version=${version}$`);
 
 const setAvatar = async (who: SeedName, files: FilePart[] = [{ name: 'me.png', data: PNG }]) =>
   postMultipart(server, who, '/api/v1/users/me/avatar', await multipart(files));
@@ -34,13 +43,14 @@ test('uploading an avatar: new URL and version, the event to every user of the o
 
   const body = assertSuccess(await setAvatar('hamlet'));
   const version = before.avatar_version + 1;
-  assert.deepEqual(body, { result: 'success', msg: '', avatar_url: `/avatar/${hamlet}?v=${version}` });
-  const person = { user_id: hamlet, avatar_source: 'U', avatar_url: body.avatar_url, avatar_url_medium: `/avatar/${hamlet}/medium?v=${version}`, avatar_version: version };
+  assert.deepEqual(Object.keys(body).sort(), ['avatar_url', 'msg', 'result']);
+  assert.match(body.avatar_url, UPLOADED(version));
+  const person = { user_id: hamlet, avatar_source: 'U', avatar_url: body.avatar_url, avatar_url_medium: body.avatar_url.replace('.png', '-medium.png'), avatar_version: version };
   for (const who of ['cordelia', 'polonius', 'hamlet'] as const) {
     const events = await takeUntil(plain, who, 'realm_user');
     assert.deepEqual(events.map((e) => [e.op, e.person]), [['update', person]], who);
   }
-  // An uploaded avatar's URL is kept for clients that compute gravatar URLs themselves.
+  // Clients that compute outside avatars themselves get the same URLs.
   assert.deepEqual((await takeUntil(gravatarClients, 'iago', 'realm_user'))[0].person, person);
   assert.deepEqual(await lear.take('lear', 'realm_user'), []);
 
@@ -49,12 +59,14 @@ test('uploading an avatar: new URL and version, the event to every user of the o
   const reg = await server.as('hamlet').post('/register', { fetch_event_types: ['realm_user'] });
   assert.deepEqual([reg.body.avatar_source, reg.body.avatar_url, reg.body.avatar_url_medium], ['U', person.avatar_url, person.avatar_url_medium]);
 
-  for (const path of [body.avatar_url, person.avatar_url_medium, `/avatar/${server.users.hamlet.email}`, `/api/v1/avatar/${hamlet}`]) {
+  for (const path of [`/avatar/${server.users.hamlet.email}`, `/api/v1/avatar/${hamlet}`, `/avatar/${hamlet}/medium`]) {
     const redirect = await fetchFile(server, 'cordelia', path);
     assert.equal(redirect.status, 302, path);
-    assert.match(String(redirect.headers.location), new RegExp(`^/user_avatars/\\d+/avatars/[0-9a-f]{16}\\.png(\\?v=${version})?$`), path);
-    const image = await fetchFile(server, null, redirect.headers.location!);
-    assert.deepEqual([image.status, image.headers['content-type'], image.headers['x-content-type-options'], image.text], [200, 'image/png', 'nosniff', PNG.toString()]);
+    assert.equal(redirect.headers.location, path.endsWith('/medium') ? person.avatar_url_medium : body.avatar_url, path);
+  }
+  for (const url of [body.avatar_url, person.avatar_url_medium]) {
+    const image = await fetchFile(server, null, url);
+    assert.deepEqual([image.status, image.headers['content-type'], image.headers['x-content-type-options']], [200, 'image/png', 'nosniff'], url);
   }
 });
 
@@ -66,24 +78,25 @@ test('a new upload replaces the image; deleting goes back to the default avatar'
   const gravatarClients = await Listeners.open(server, ['iago'], { event_types: ['realm_user'], client_gravatar: true });
   assertSuccess(await setAvatar('cordelia', [{ name: 'me.jpg', data: JPEG, field: 'file' }]));
   const second = (await fetchFile(server, 'hamlet', `/avatar/${cordelia}`)).headers.location!;
-  assert.match(second, /\.jpg$/);
+  assert.notEqual(second, first);
   assert.equal((await fetchFile(server, null, first)).status, 404);
-  assert.equal((await fetchFile(server, null, second)).headers['content-type'], 'image/jpeg');
+  assert.equal((await fetchFile(server, null, second)).headers['content-type'], 'image/png', 'stored as PNG whatever was uploaded');
 
   const version = (await userObject('hamlet', cordelia)).avatar_version;
   const body = assertSuccess(await server.as('cordelia').delete('/users/me/avatar'));
-  assert.match(body.avatar_url, new RegExp(`^https://secure\\.gravatar\\.com/avatar/[0-9a-f]{32}\\?d=identicon&version=${version + 1}$`));
+  assert.match(body.avatar_url, DEFAULT(cordelia, version + 1));
   assert.equal((await fetchFile(server, null, second)).status, 404);
-  const gravatar = await fetchFile(server, 'hamlet', `/avatar/${cordelia}/medium`);
-  assert.equal(gravatar.status, 302);
-  assert.match(String(gravatar.headers.location), /^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&s=500&version=\d+$/);
+  const generated = await fetchFile(server, 'hamlet', `/avatar/${cordelia}/medium`);
+  assert.equal(generated.status, 302);
+  assert.match(String(generated.headers.location), DEFAULT(cordelia, '\\d+', '-medium'));
 
-  const events = await takeUntil(l, 'hamlet', 'realm_user', (e) => e.person.avatar_source === 'G');
+  const events = await takeUntil(l, 'hamlet', 'realm_user', (e) => e.person.avatar_source === 'J');
   assert.deepEqual(events.at(-1)!.person, {
-    user_id: cordelia, avatar_source: 'G', avatar_url: body.avatar_url, avatar_url_medium: body.avatar_url.replace('identicon&', 'identicon&s=500&'), avatar_version: version + 1,
+    user_id: cordelia, avatar_source: 'J', avatar_url: body.avatar_url, avatar_url_medium: body.avatar_url.replace('.png', '-medium.png'), avatar_version: version + 1,
   });
-  const forGravatarClients = await takeUntil(gravatarClients, 'iago', 'realm_user', (e) => e.person.avatar_source === 'G');
-  assert.equal(forGravatarClients.at(-1)!.person.avatar_url, null);
+  // Drawn by the server: nothing for a client to compute, so the URL is there for every client.
+  const forGravatarClients = await takeUntil(gravatarClients, 'iago', 'realm_user', (e) => e.person.avatar_source === 'J');
+  assert.equal(forGravatarClients.at(-1)!.person.avatar_url, body.avatar_url);
 });
 
 test('errors: not exactly one image, not an image, too large, changes disabled', async () => {
@@ -107,7 +120,7 @@ test('errors: not exactly one image, not an image, too large, changes disabled',
 test('GET /avatar: unknown users, other organizations, spectators, and the query carried over', async () => {
   const unknown = await fetchFile(server, 'hamlet', '/avatar/nobody@example.com?s=50');
   assert.equal(unknown.status, 302);
-  assert.match(String(unknown.headers.location), /^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&version=1&s=50$/);
+  assert.equal(unknown.headers.location, '/static/images/unknown-user-avatar.png?s=50');
   // Another organization's user is unknown here.
   const iagoFromLear = await fetchFile(server, 'lear', `/avatar/${server.users.iago.id}`);
   assert.doesNotMatch(String(iagoFromLear.headers.location), /user_avatars/);
@@ -132,7 +145,7 @@ test('an address hidden from the viewer finds nobody; a guest limited to some us
   assertSuccess(await server.as('shiva').patch('/settings', { email_address_visibility: 3 }));
   try {
     assert.match(await location('iago', shiva.email), /^\/user_avatars\//, 'administrators see the address');
-    assert.match(await location('hamlet', shiva.email), /^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&version=1$/, 'as for an unknown address');
+    assert.equal(await location('hamlet', shiva.email), '/static/images/unknown-user-avatar.png', 'as for an unknown address');
     assert.match(await location('hamlet', shiva.id), /^\/user_avatars\//, 'by id');
   } finally {
     assertSuccess(await server.as('shiva').patch('/settings', { email_address_visibility: 1 }));

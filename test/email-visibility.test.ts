@@ -46,12 +46,13 @@ test('hiding an address from all but administrators', async () => {
   for (const viewer of ['cordelia', 'shiva', 'polonius'] as SeedName[]) {
     const u = await seenBy(viewer, 'hamlet');
     assert.deepEqual([u.email, u.delivery_email], [fake('hamlet'), null], viewer);
-    // A client cannot compute an external avatar from an address it cannot see.
-    assert.match(u.avatar_url, /^https:\/\/secure\.gravatar\.com\//, viewer);
+    // The avatar is drawn by the server from the user's id, never derived from the address.
+    assert.match(u.avatar_url, /^\/user_avatars\/\d+\/default\//, viewer);
   }
   for (const viewer of ['iago', 'desdemona', 'hamlet'] as SeedName[]) {
     const u = await seenBy(viewer, 'hamlet');
-    assert.deepEqual([u.email, u.delivery_email, u.avatar_url], [fake('hamlet'), server.users.hamlet.email, null], viewer);
+    assert.deepEqual([u.email, u.delivery_email], [fake('hamlet'), server.users.hamlet.email], viewer);
+    assert.match(u.avatar_url, /^\/user_avatars\/\d+\/default\//, viewer);
   }
   const me = assertSuccess(await server.as('hamlet').get('/users/me'));
   assert.deepEqual([me.email, me.delivery_email], [fake('hamlet'), server.users.hamlet.email]);

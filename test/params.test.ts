@@ -18,14 +18,14 @@ const ENCODINGS: Encoding[] = ['query', 'urlencoded', 'multipart'];
 test('GET reads its parameters from the query string, an urlencoded body or a multipart body', async () => {
   const hamlet = server.as('hamlet');
   for (const encoding of ENCODINGS) {
-    // client_gravatar defaults to true (avatar_url null for gravatar users): false must have been read.
-    const off = assertSuccess(await hamlet.get('/users', { client_gravatar: false }, { encoding }));
-    assertMatchesSchema('/users', 'get', off);
-    assert.ok(off.members.length > 0);
-    for (const m of off.members) assert.match(m.avatar_url, /^https:\/\/secure\.gravatar\.com\/avatar\//, encoding);
-    const on = assertSuccess(await hamlet.get('/users', { client_gravatar: true }, { encoding }));
-    for (const m of on.members) assert.equal(m.avatar_url, null, encoding);
-    assert.equal(off.ignored_parameters_unsupported, undefined);
+    // include_custom_profile_fields defaults to false (no profile_data): true must have been read.
+    const on = assertSuccess(await hamlet.get('/users', { include_custom_profile_fields: true, client_gravatar: false }, { encoding }));
+    assertMatchesSchema('/users', 'get', on);
+    assert.ok(on.members.length > 0);
+    for (const m of on.members) assert.equal('profile_data' in m, !m.is_bot, encoding);
+    const off = assertSuccess(await hamlet.get('/users', { include_custom_profile_fields: false }, { encoding }));
+    for (const m of off.members) assert.equal('profile_data' in m, false, encoding);
+    assert.equal(on.ignored_parameters_unsupported, undefined);
 
     assertError(await hamlet.get('/users', { client_gravatar: 'maybe' }, { encoding }), 400, 'BAD_REQUEST',
       'client_gravatar is not a boolean', { var_name: 'client_gravatar' });
@@ -176,19 +176,19 @@ test('invalid values are 400 BAD_REQUEST naming the parameter', async () => {
 
 test('booleans are JSON true/false, with surrounding spaces tolerated', async () => {
   const hamlet = server.as('hamlet');
-  for (const [raw, gravatarNull] of [['true', true], ['false', false], [' false ', false], ['\ttrue\n', true]] as const) {
+  for (const [raw, included] of [['true', true], ['false', false], [' false ', false], ['\ttrue\n', true]] as const) {
     for (const encoding of ENCODINGS) {
-      const body = assertSuccess(await hamlet.get(`/users/${server.users.iago.id}`, { client_gravatar: raw }, { encoding }));
-      assert.equal(body.user.avatar_url === null, gravatarNull, `${JSON.stringify(raw)} ${encoding}`);
+      const body = assertSuccess(await hamlet.get(`/users/${server.users.iago.id}`, { include_custom_profile_fields: raw }, { encoding }));
+      assert.equal('profile_data' in body.user, included, `${JSON.stringify(raw)} ${encoding}`);
     }
   }
 });
 
 test('a repeated parameter takes its last value', async () => {
   const hamlet = server.as('hamlet');
-  const url = new URL(`/api/v1/users/${server.users.iago.id}?client_gravatar=true&client_gravatar=false`, server.url);
+  const url = new URL(`/api/v1/users/${server.users.iago.id}?include_custom_profile_fields=true&include_custom_profile_fields=false`, server.url);
   const last = assertSuccess(await send('GET', url, hamlet.headers()));
-  assert.notEqual(last.user.avatar_url, null);
+  assert.equal('profile_data' in last.user, false);
 });
 
 test('plain string parameters are taken raw, even when they look like JSON', async () => {

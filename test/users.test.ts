@@ -111,16 +111,16 @@ test('GET /users lists the organization\'s users', async () => {
   assert.equal('profile_data' in bot, false);
 });
 
-test('client_gravatar=true gives avatar_url null for gravatar users; false gives the URL', async () => {
+// Default avatars are drawn by the server (no outside service), so there is nothing for a client to compute:
+// avatar_url is the server's image whatever client_gravatar says.
+test('default avatars: the URL of the image the server draws, whatever client_gravatar says', async () => {
   const hamlet = server.as('hamlet');
   const byDefault = assertSuccess(await hamlet.get('/users'));
   const on = assertSuccess(await hamlet.get('/users', { client_gravatar: true }));
   const off = assertSuccess(await hamlet.get('/users', { client_gravatar: false }));
   for (const body of [byDefault, on, off]) assertMatchesSchema('/users', 'get', body);
-  for (const m of [...byDefault.members, ...on.members]) assert.equal(m.avatar_url, null, m.email);
-  for (const m of off.members) {
-    assert.match(m.avatar_url, /^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?/, m.email);
-    assert.match(m.avatar_url, new RegExp(`version=${m.avatar_version}`));
+  for (const m of [...byDefault.members, ...on.members, ...off.members]) {
+    assert.match(m.avatar_url, new RegExp(`^/user_avatars/\\d+/default/${m.user_id}\\.png\\?version=${m.avatar_version}$`), m.email);
   }
   const one = assertSuccess(await hamlet.get(`/users/${server.users.iago.id}`, { client_gravatar: false }));
   assert.equal(one.user.avatar_url, off.members.find((m: { user_id: number }) => m.user_id === server.users.iago.id).avatar_url);
@@ -147,7 +147,7 @@ test('GET /users/{user_id} and GET /users/{email} return one user', async () => 
     assertMatchesSchema('/users/{user_id}', 'get', byId);
     for (const f of USER_FIELDS) assert.ok(f in byId.user, `${name} lacks ${f}`);
     assert.deepEqual(pick(byId.user, Object.keys(expectedFlags(name))), expectedFlags(name));
-    assert.equal(byId.user.avatar_url, null, 'client_gravatar defaults to true');
+    assert.match(byId.user.avatar_url, /^\/user_avatars\//, 'drawn by the server, whatever client_gravatar says');
 
     const byEmail = assertSuccess(await cordelia.get(`/users/${encodeURIComponent(u.email)}`));
     assertMatchesSchema('/users/{email}', 'get', byEmail);

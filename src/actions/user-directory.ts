@@ -42,13 +42,16 @@ export async function userObjects(app: App, db: Db, realm: Realm, viewer: User, 
 }
 
 // GET /users/me: the caller in full, with the deprecated max_message_id the reference server still sends.
+// bot_type is left out for humans, as the reference server's GET /users/me does.
 export async function accessOwnUser(app: App, realm: Realm, user: User): Promise<Record<string, unknown>> {
   const [me] = await userObjects(app, app.db, realm, user, [user], { clientGravatar: false, includeCustomProfileFields: true });
+  if (!user.isBot) delete me.bot_type;
   return { ...me, max_message_id: await maxMessageId(app.db, user.id) };
 }
 
+// The server's own bots are not the organization's users (the reference keeps them in a realm of their own).
 export async function accessUserDirectory(app: App, realm: Realm, viewer: User, opts: DirectoryOptions): Promise<Record<string, unknown>[]> {
-  return userObjects(app, app.db, realm, viewer, await listUsers(app.db, realm.id), opts);
+  return userObjects(app, app.db, realm, viewer, (await listUsers(app.db, realm.id)).filter((u) => !u.systemBot), opts);
 }
 
 export async function accessUserObject(app: App, realm: Realm, viewer: User, key: { id?: number; email?: string }, opts: DirectoryOptions) {

@@ -93,7 +93,8 @@ export async function insertUserInTx(
       await updateUser(tx, user.id, { apiEmail: user.email });
     }
     await syncRoleGroups(tx, realm.id, user.id, user.role, isFullMember(realm, user, user.dateJoined));
-    await emitUserAdded(tx, emit, realm, user, fakeDomain);
+    // The server's own bots are no user of the organization to its clients (register lists them apart).
+    if (!u.systemBot) await emitUserAdded(tx, emit, realm, user, fakeDomain);
     return user;
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError(`Email '${u.email}' already in use`);

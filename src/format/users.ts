@@ -1,5 +1,4 @@
 // The user object of GET /users, /users/{id}, POST /register's realm_users and realm_user events.
-import crypto from 'node:crypto';
 import type { ProfileValue } from '../store/profile-fields.js';
 import { PLACEHOLDER_DOMAIN } from '../lib/identity.js';
 import { ROLE, type User } from '../store/users.js';
@@ -19,14 +18,22 @@ export function isoDate(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace('Z', '+00:00');
 }
 
-export function gravatarUrl(email: string, version: number, medium = false): string {
-  const hash = crypto.createHash('md5').update(email.toLowerCase()).digest('hex');
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon${medium ? '&s=500' : ''}&version=${version}`;
-}
+// The bookkeeping key (not a setting: names starting with `_` are not) under which a user's uploaded avatar is
+// named, so that its URL is known wherever the user is.
+export const AVATAR_NAME = '_avatar';
 
-export function avatarUrl(user: User, clientGravatar: boolean, medium = false): string | null {
-  if (user.avatarSource === 'G') return clientGravatar ? null : gravatarUrl(user.deliveryEmail, user.avatarVersion, medium);
-  return `/avatar/${user.id}${medium ? '/medium' : ''}?v=${user.avatarVersion}`;
+// Avatar URLs have the reference's shape, `/user_avatars/<realm>/<name>.png?version=N`, with the 500-pixel
+// variant at `<name>-medium.png`, which clients derive from it. Default avatars are drawn here, never fetched from
+// an outside service, so there is no external avatar for a client to compute: `clientGravatar` changes nothing.
+export function avatarUrl(user: User, _clientGravatar: boolean, medium = false): string | null {
+  const size = medium ? '-medium' : '';
+  const version = `version=${user.avatarVersion}`;
+  if (user.avatarSource === 'U') {
+    const name = user.settings[AVATAR_NAME];
+    // An avatar uploaded before avatars were resized is reached through its user.
+    return typeof name === 'string' ? `/user_avatars/${user.realmId}/${name}${size}.png?${version}` : `/avatar/${user.id}${size}.png?${version}`;
+  }
+  return `/user_avatars/${user.realmId}/default/${user.id}${size}.png?${version}`;
 }
 
 export function formatUser(user: User, opts: UserFormatOptions): Record<string, unknown> {
@@ -49,7 +56,7 @@ export function formatUser(user: User, opts: UserFormatOptions): Record<string, 
     avatar_url: avatarUrl(user, opts.clientGravatar && opts.seesEmail),
     avatar_version: user.avatarVersion,
   };
-  if (opts.avatarOptional && user.avatarSource === 'G') delete out.avatar_url;
+  if (opts.avatarOptional && user.avatarSource !== 'U') delete out.avatar_url;
   if (opts.profileData && !user.isBot) out.profile_data = opts.profileData;
   return out;
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app.js';
-import { avatarLocation, doDeleteAvatar, doUploadAvatar, readAvatarImage } from '../actions/avatars.js';
+import { avatarLocation, defaultAvatarImage, doDeleteAvatar, doUploadAvatar, placeholderAvatarImage, readAvatarImage, realmIconImage } from '../actions/avatars.js';
+import { INACCESSIBLE_USER_AVATAR } from '../format/users.js';
 import { NotFoundError } from '../http/errors.js';
 import { int, str } from '../http/params.js';
 import { route } from '../http/route.js';
@@ -50,6 +51,54 @@ export const avatarRoutes = [
     handler: ({ app, realm, user }) => doDeleteAvatar(app, realm, user),
   }),
   ...lookups,
+  route({
+    method: 'GET',
+    path: '/user_avatars/{realm_id}/{file_name}',
+    root: true,
+    auth: 'bare',
+    summary: 'An uploaded avatar image, 100 or (-medium) 500 pixels square',
+    params: { realm_id: int({ min: 1 }), file_name: str() },
+    handler: async ({ app, params, reply }) => {
+      const data = await readAvatarImage(app, params.realm_id, params.file_name);
+      if (!data) throw new NotFoundError();
+      sendImmutableImage(reply, data, params.file_name);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/user_avatars/{realm_id}/default/{file_name}',
+    root: true,
+    auth: 'bare',
+    summary: "A user's default avatar, drawn by the server",
+    params: { realm_id: int({ min: 1 }), file_name: str() },
+    handler: async ({ params, reply }) => {
+      const data = await defaultAvatarImage(params.realm_id, params.file_name);
+      if (!data) throw new NotFoundError();
+      sendImmutableImage(reply, data, params.file_name);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/user_avatars/{realm_id}/realm/{file_name}',
+    root: true,
+    auth: 'bare',
+    summary: "The organization's icon, drawn by the server",
+    params: { realm_id: int({ min: 1 }), file_name: str() },
+    handler: async ({ params, reply }) => {
+      const m = /^icon(-medium)?\.png$/.exec(params.file_name);
+      if (!m) throw new NotFoundError();
+      sendImmutableImage(reply, await realmIconImage(params.realm_id, !!m[1]), params.file_name);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: INACCESSIBLE_USER_AVATAR,
+    root: true,
+    auth: 'bare',
+    summary: 'The avatar shown for unknown users',
+    params: {},
+    handler: async ({ reply }) => sendImmutableImage(reply, await placeholderAvatarImage(), 'avatar.png'),
+  }),
   route({
     method: 'GET',
     path: '/user_avatars/{realm_id}/avatars/{file_name}',

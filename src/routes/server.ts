@@ -1,6 +1,7 @@
 import { accessHealth } from '../actions/health.js';
 import { route, type AnyRoute, openApiDocument } from '../http/route.js';
 import { organizationUrl } from '../lib/urls.js';
+import { realmIconUrl } from '../state/realm.js';
 import { FEATURE_LEVEL, PARLANCE_VERSION, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
 
 const AUTH_METHODS = ['password', 'dev', 'email', 'ldap', 'remoteuser', 'github', 'azuread', 'gitlab', 'apple', 'google', 'saml', 'openid connect'];
@@ -28,7 +29,7 @@ export function serverRoutes(all: () => AnyRoute[]): AnyRoute[] {
           realm_url: organizationUrl(app, realm),
           realm_uri: organizationUrl(app, realm),
           realm_name: realm.name,
-          realm_icon: '',
+          realm_icon: organizationUrl(app, realm) + realmIconUrl(realm),
           realm_description: realm.description,
           realm_web_public_access_enabled: false,
         };

@@ -11,12 +11,16 @@ export async function realmUserState(ctx: StateContext): Promise<Record<string, 
   const { user, realm } = ctx;
   if (!user) return { realm_users: [], realm_non_active_users: [], cross_realm_bots: [] };
   const caps = ctx.options.capabilities;
-  const people = await userObjects(ctx.app, ctx.db, realm, user, await listUsers(ctx.db, realm.id), {
+  const all = await listUsers(ctx.db, realm.id);
+  const opts = {
     clientGravatar: ctx.options.clientGravatar,
     includeCustomProfileFields: true,
     userListIncomplete: !!caps.user_list_incomplete,
     avatarOptional: !!caps.user_avatar_url_field_optional,
-  });
+  };
+  // The server's own bots are listed apart, as the reference server lists its cross-realm bots.
+  const people = await userObjects(ctx.app, ctx.db, realm, user, all.filter((u) => !u.systemBot), opts);
+  const systemBots = await userObjects(ctx.app, ctx.db, realm, user, all.filter((u) => u.systemBot), { ...opts, includeCustomProfileFields: false });
   const settings = realmSettings(realm);
   const groups = await groupsOfUser(ctx.db, user.id);
   const may = (setting: string) => holdsGroupSetting(resolveGroupSetting(settings[setting], ctx.systemGroups), user.id, groups);
@@ -25,7 +29,7 @@ export async function realmUserState(ctx: StateContext): Promise<Record<string, 
   return {
     realm_users: people.filter((u) => u.is_active),
     realm_non_active_users: people.filter((u) => !u.is_active),
-    cross_realm_bots: [],
+    cross_realm_bots: systemBots.map((b) => ({ ...b, is_system_bot: true })),
     avatar_source: user.avatarSource,
     avatar_url: avatarUrl(user, false),
     avatar_url_medium: avatarUrl(user, false, true),

@@ -34,7 +34,7 @@ export { REALM_PERMISSION_SETTINGS, type RealmGroupSettingName } from './realm-d
 const PLAIN_DEFAULTS = {
   allow_message_editing: true,
   avatar_changes_disabled: false,
-  default_avatar_source: 'G' as 'G' | 'J',
+  default_avatar_source: 'J' as 'G' | 'J',
   default_code_block_language: '',
   default_language: 'en',
   digest_emails_enabled: false,
@@ -125,8 +125,10 @@ export interface RealmStateInput {
   config: Config;
 }
 
-function gravatarHash(s: string): string {
-  return crypto.createHash('md5').update(s.toLowerCase()).digest('hex');
+// The organization's icon: uploaded, or drawn by the server (never an outside service's image).
+export function realmIconUrl(realm: Realm): string {
+  const s = realmSettings(realm);
+  return s.icon_source === 'U' ? uploadedImage(realm, 'icon', Number(s.icon_version)) : `/user_avatars/${realm.id}/realm/icon.png?version=${s.icon_version}`;
 }
 
 // Stable per organization without a stored column: a name-based (version 5 layout) UUID.
@@ -196,10 +198,7 @@ export function realmState(input: RealmStateInput): Record<string, unknown> {
   state.settings_send_digest_emails = false;
   state.realm_digest_emails_enabled = false;
 
-  state.realm_icon_url =
-    s.icon_source === 'U'
-      ? uploadedImage(realm, 'icon', s.icon_version)
-      : `https://secure.gravatar.com/avatar/${gravatarHash(realm.stringId)}?d=identicon&version=${s.icon_version}`;
+  state.realm_icon_url = realmIconUrl(realm);
   state.realm_logo_url = s.logo_source === 'U' ? uploadedImage(realm, 'logo', s.logo_version) : `${DEFAULT_LOGO_PATH}?version=0`;
   state.realm_night_logo_url =
     s.night_logo_source === 'U' ? uploadedImage(realm, 'night_logo', s.night_logo_version) : `${DEFAULT_LOGO_PATH}?version=0`;

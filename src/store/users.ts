@@ -78,6 +78,8 @@ export async function insertUser(db: Db, u: NewUser): Promise<User> {
     email_key: emailKey(u.email),
     identity_key: addressKey(u.email),
     system_bot: u.systemBot ?? null,
+    // Default avatars are drawn by the server (source J, feature level 466), never an outside service's.
+    avatar_source: 'J',
     full_name: u.fullName,
     role: u.role,
     is_bot: u.isBot ? 1 : 0,

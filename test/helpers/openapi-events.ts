@@ -72,7 +72,9 @@ function load() {
     const p = props(item);
     const type = p.type.allOf ? p.type.allOf[1].enum[0] : p.type.enum[0];
     const ops: unknown[] = p.op?.enum ?? [undefined];
-    const converted = JSON.parse(JSON.stringify(toJsonSchema(item)).replaceAll('"#/$defs/', '"components#/$defs/'));
+    // With additionalProperties no longer false, alternatives of a oneOf (such as the fields a realm_user update
+    // may carry) can both match: any one of them is enough.
+    const converted = JSON.parse(JSON.stringify(toJsonSchema(item)).replaceAll('"#/$defs/', '"components#/$defs/').replaceAll('"oneOf":', '"anyOf":'));
     const validate = ajv.compile(converted);
     for (const op of ops) {
       const list = byKey.get(keyOf(type, op)) ?? [];
