@@ -38,6 +38,9 @@ export interface Config {
   requestTimeoutSeconds: number;
   idleTimeoutSeconds: number;
   maxConnectionsPerIp: number;
+  pushBouncerUrl?: string;
+  pushBouncerOrgId?: string;
+  pushBouncerOrgKey?: string;
 }
 
 interface Setting {
@@ -85,6 +88,9 @@ export const SETTINGS: Setting[] = [
   { key: 'headersTimeoutSeconds', env: 'PARLANCE_HEADERS_TIMEOUT_SECONDS', kind: 'int', default: 30, help: "a request's headers must arrive within this long" },
   { key: 'requestTimeoutSeconds', env: 'PARLANCE_REQUEST_TIMEOUT_SECONDS', kind: 'int', default: 120, help: 'a whole request (headers and body) must arrive within this long; 0 for no limit' },
   { key: 'idleTimeoutSeconds', env: 'PARLANCE_IDLE_TIMEOUT_SECONDS', kind: 'int', default: 120, help: 'a connection silent this long is closed (never less than the heartbeat interval plus 10% and 5 s)' },
+  { key: 'pushBouncerUrl', env: 'PARLANCE_PUSH_BOUNCER_URL', kind: 'string', help: "push notification bouncer (the reference's protocol, e.g. https://push.zulipchat.com); unset: no push notifications are sent (logged)" },
+  { key: 'pushBouncerOrgId', env: 'PARLANCE_PUSH_BOUNCER_ORG_ID', kind: 'string', help: "this server's id at the bouncer (the reference's ZULIP_ORG_ID)" },
+  { key: 'pushBouncerOrgKey', env: 'PARLANCE_PUSH_BOUNCER_ORG_KEY', kind: 'string', help: "this server's key at the bouncer (the reference's ZULIP_ORG_KEY)" },
   { key: 'maxConnectionsPerIp', env: 'PARLANCE_MAX_CONNECTIONS_PER_IP', kind: 'int', default: 500, help: 'connections one IP address may hold open; 0 for no limit' },
 ];
 

@@ -17,9 +17,13 @@ import { promoteFullMembers } from './actions/full-members.js';
 import { reportIdentityCollisions } from './actions/identity.js';
 import { openStorage } from './storage/index.js';
 import { sweepStorage } from './actions/storage-sweep.js';
+import { pushForCommitted } from './actions/push-notifications.js';
+import { retryPendingRegistrations } from './actions/devices.js';
 
 // Members age into role:fullmembers in days; an hourly pass is prompt enough.
 const FULL_MEMBER_PASS_MS = 3600_000;
+// Push registrations the bouncer has not answered are sent again this often.
+const PUSH_RETRY_MS = 60_000;
 
 export interface Running {
   app: App;
@@ -63,11 +67,16 @@ export async function startServer(config: Config): Promise<Running> {
   await events.start();
   events.notifier = await openNotifier(app, (position) => events.logGrew(position));
   app.events = events;
-  app.eventsCommitted = (logged) => events.committed(logged);
+  app.eventsCommitted = (logged) => {
+    pushForCommitted(app, logged);
+    return events.committed(logged);
+  };
   const http = await buildHttp(app, allRoutes());
   const scheduled = startWorker(app, config.scheduledPollMs, deliverDueScheduled);
   const fullMembers = startWorker(app, FULL_MEMBER_PASS_MS, promoteFullMembers);
   const storage = startWorker(app, Math.max(1, config.storageSweepSeconds) * 1000, sweepStorage);
+  const pushRegistrations = startWorker(app, PUSH_RETRY_MS, retryPendingRegistrations);
+  if (!config.pushBouncerUrl) app.log.info('PARLANCE_PUSH_BOUNCER_URL is not set: mobile push notifications are off');
   // Parked long-polls would hold the close open: answer them first, and save every queue's position.
   http.addHook('preClose', async () => {
     await events.close();
@@ -88,6 +97,7 @@ export async function startServer(config: Config): Promise<Running> {
       await scheduled.stop();
       await fullMembers.stop();
       await storage.stop();
+      await pushRegistrations.stop();
       app.limiter.close();
       await database.close();
     })());

@@ -36,6 +36,7 @@ import { botRoutes } from './bots.js';
 import { botStorageRoutes } from './bot-storage.js';
 import { mutedUserRoutes } from './muted-users.js';
 import { submessageRoutes } from './submessages.js';
+import { deviceRoutes } from './devices.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -78,6 +79,7 @@ export function allRoutes(): AnyRoute[] {
     ...botStorageRoutes,
     ...mutedUserRoutes,
     ...submessageRoutes,
+    ...deviceRoutes,
   );
   return routes;
 }

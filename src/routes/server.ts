@@ -22,7 +22,7 @@ export function serverRoutes(all: () => AnyRoute[]): AnyRoute[] {
           zulip_feature_level: FEATURE_LEVEL,
           zulip_version: ZULIP_VERSION,
           zulip_merge_base: ZULIP_MERGE_BASE,
-          push_notifications_enabled: false,
+          push_notifications_enabled: !!app.config.pushBouncerUrl,
           is_incompatible: false,
           email_auth_enabled: password,
           require_email_format_usernames: true,

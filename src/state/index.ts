@@ -29,6 +29,7 @@ import { userDefaultsState } from '../actions/user-defaults.js';
 import { EMBEDDED_BOTS, INCOMING_WEBHOOK_INTEGRATIONS, realmBotsState } from '../actions/bots.js';
 import { listRealmDomains } from '../store/realm-domains.js';
 import { mutedUsersState } from '../actions/muted-users.js';
+import { devicesState } from '../actions/devices.js';
 
 export interface StateOptions {
   applyMarkdown: boolean;
@@ -105,8 +106,7 @@ const PRODUCERS: Record<string, Producer> = {
   realm_bot: (ctx) => realmBotsState(ctx.db, ctx.realm, ctx.user),
   realm_embedded_bots: () => ({ realm_embedded_bots: EMBEDDED_BOTS }),
   realm_incoming_webhook_bots: () => ({ realm_incoming_webhook_bots: INCOMING_WEBHOOK_INTEGRATIONS }),
-  // Push notifications are not offered, so no device is ever registered (feature level 468).
-  device: () => ({ devices: {} }),
+  device: (ctx) => devicesState(ctx.db, ctx.user),
   muted_users: (ctx) => mutedUsersState(ctx.db, ctx.user),
 };
 

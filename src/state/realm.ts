@@ -215,6 +215,8 @@ export function realmState(input: RealmStateInput): Record<string, unknown> {
   state.realm_plan_type = 1; // self-hosted
   state.zulip_plan_is_not_limited = true;
   state.upgrade_text_for_wide_organization_logo = UPGRADE_TEXT_STANDARD;
+  // Push notifications work exactly when a bouncer is configured.
+  state.realm_push_notifications_enabled = !!config.pushBouncerUrl;
   state.realm_push_notifications_enabled_end_timestamp = null;
   state.realm_upload_quota_mib = realmUploadQuotaMib(config);
   state.realm_available_video_chat_providers = VIDEO_CHAT_PROVIDERS;

@@ -212,3 +212,30 @@ export interface SubmessageTable {
   msg_type: string;
   content: string;
 }
+
+export interface DeviceTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  created: number;
+  push_key_id: number | null;
+  push_key: string | null;
+  token_kind: string | null;
+  push_token_id: string | null;
+  pending_push_token_id: string | null;
+  pending_registration: string | null;
+  push_token_last_updated: number | null;
+  push_registration_error_code: string | null;
+  bouncer_device_id: number | null;
+}
+
+export interface PushTokenTable {
+  id: Generated<number>;
+  realm_id: number;
+  user_id: number;
+  kind: number;
+  token: string;
+  token_hash: string;
+  ios_app_id: string | null;
+  created: number;
+}

@@ -26,6 +26,8 @@ import type {
   BotStorageTable,
   MutedUserTable,
   SubmessageTable,
+  DeviceTable,
+  PushTokenTable,
 } from './schema-features.js';
 
 export type * from './schema-features.js';
@@ -227,6 +229,8 @@ export interface Schema {
   bot_storage: BotStorageTable;
   muted_users: MutedUserTable;
   submessages: SubmessageTable;
+  devices: DeviceTable;
+  push_tokens: PushTokenTable;
   reactions: ReactionTable;
   realm_emoji: RealmEmojiTable;
   linkifiers: LinkifierTable;
