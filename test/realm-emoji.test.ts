@@ -115,7 +115,7 @@ test('deactivation: by the author or an administrator; events; the name becomes 
   assert.equal(update.op, 'update');
   assert.equal(update.realm_emoji[target.id].deactivated, true);
   const events = await modern.take('hamlet', 'realm_emoji');
-  assert.deepEqual(events.map((e) => [e.op, e.emoji_id, e.data]), [['edit', target.id, { deactivated: true }]]);
+  assert.deepEqual(events.map((e) => [e.op, e.emoji_id, e.data]), [['update_one', target.id, { deactivated: true }]]);
   assertError(await server.as('shiva').delete('/realm/emoji/shiva_emoji'), "Emoji 'shiva_emoji' does not exist", 'BAD_REQUEST', 404);
   assert.equal((await all()).find((e) => e.id === target.id)!.deactivated, true);
   // Its image goes with it, so that it no longer takes space from the upload quota (hostile-uploads.test.ts).

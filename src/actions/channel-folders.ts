@@ -5,7 +5,7 @@ import { invalidCharacterPosition } from '../lib/text.js';
 import { renderMarkdown } from '../markdown/render.js';
 import {
   channelFolderInUse, findChannelFolder, findChannelFolderByName, insertChannelFolder, listChannelFolders, updateChannelFolder,
-  webPublicFolderIds, type ChannelFolder,
+  setChannelFolderOrder, webPublicFolderIds, type ChannelFolder,
 } from '../store/channel-folders.js';
 import type { Db } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
@@ -114,4 +114,15 @@ export async function channelFoldersState(db: Db, realm: Realm, user: User | nul
     ? await listChannelFolders(db, realm.id, { includeArchived: true })
     : await listChannelFolders(db, realm.id, { includeArchived: true, ids: await webPublicFolderIds(db, realm.id) });
   return { channel_folders: folders.map(formatChannelFolder) };
+}
+
+// PATCH /channel_folders (feature level 414): the order of every folder of the organization, archived ones too.
+export async function doReorderChannelFolders(app: App, realm: Realm, user: User, order: number[]): Promise<void> {
+  checkAdministrator(user);
+  await inTransaction(app, async (tx, emit) => {
+    const ids = (await listChannelFolders(tx, realm.id, { includeArchived: true })).map((f) => f.id);
+    if (order.length !== ids.length || new Set(order).size !== order.length || !order.every((id) => ids.includes(id))) throw new ApiError('Invalid order mapping.');
+    await setChannelFolderOrder(tx, order);
+    emit(realm.id, { type: 'channel_folder', op: 'reorder', order }, null);
+  });
 }

@@ -88,7 +88,7 @@ export async function doDeactivateRealmEmoji(app: App, realm: Realm, user: User,
     if (!emoji) throw new NotFoundError(`Emoji '${name}' does not exist`);
     if (!isRealmAdmin(user) && emoji.authorId !== user.id) throw new ApiError('Must be an organization administrator or emoji author');
     await deactivateRealmEmoji(tx, emoji.id);
-    await notify(tx, emit, realm, { op: 'edit', emoji_id: String(emoji.id), data: { deactivated: true } });
+    await notify(tx, emit, realm, { op: 'update_one', emoji_id: String(emoji.id), data: { deactivated: true } });
     return emoji;
   });
   await app.storage.delete(emojiKey(realm.id, emoji.fileName));

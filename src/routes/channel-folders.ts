@@ -1,5 +1,6 @@
-import { accessChannelFolders, doCreateChannelFolder, doUpdateChannelFolder } from '../actions/channel-folders.js';
-import { bool, int, str } from '../http/params.js';
+import { accessChannelFolders, doCreateChannelFolder, doReorderChannelFolders, doUpdateChannelFolder } from '../actions/channel-folders.js';
+import { Type } from '@sinclair/typebox';
+import { bool, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
 
@@ -37,6 +38,16 @@ export const channelFolderRoutes = [
         description: params.description,
         isArchived: params.is_archived,
       });
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/channel_folders',
+    auth: 'user',
+    summary: "Reorder the organization's channel folders (administrators)",
+    params: { order: json(Type.Array(Type.Integer()), { maxItems: 1000 }) },
+    handler: async ({ app, realm, user, params }) => {
+      await doReorderChannelFolders(app, realm, user, params.order);
     },
   }),
 ];

@@ -105,3 +105,8 @@ export async function webPublicFolderIds(db: Db, realmId: number): Promise<numbe
     .execute();
   return rows.map((r) => r.folder_id!);
 }
+
+// The folders' order, as listed (their positions).
+export async function setChannelFolderOrder(db: Db, ids: number[]): Promise<void> {
+  for (const [position, id] of ids.entries()) await db.updateTable('channel_folders').set({ order: position }).where('id', '=', id).execute();
+}
