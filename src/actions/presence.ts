@@ -209,8 +209,10 @@ export async function doUpdatePresence(app: App, realm: Realm, user: User, input
 }
 
 // GET /realm/presence: the organization's presence in the legacy format, as the reference server sends it.
+// GET /realm/presence: without presence_last_update_id, which the reference sends only to POST /users/me/presence.
 export async function accessRealmPresence(app: App, realm: Realm, viewer: User) {
-  return presenceData(app.db, realm, { historyLimitDays: 14, modern: false, keep: true, accessible: await accessibleBy(app.db, realm, viewer) });
+  const { presence_last_update_id: _id, ...answer } = await presenceData(app.db, realm, { historyLimitDays: 14, modern: false, keep: true, accessible: await accessibleBy(app.db, realm, viewer) });
+  return answer;
 }
 
 // GET /users/{user_id_or_email}/presence: one user's presence, `offline` in the aggregate once it is stale (as an

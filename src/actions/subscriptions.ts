@@ -1,6 +1,7 @@
 // Subscribing (creating missing channels) and per-user subscription settings.
 import type { App } from '../app.js';
 import { ApiError, RateLimitedError } from '../http/errors.js';
+import { accessUser } from './users.js';
 import { LIMITS } from '../lib/limits.js';
 import { pace } from '../lib/pace.js';
 import { canAddSubscribers, canSeeSubscribers, hasContentAccess, canSubscribeSelf, isRealmAdmin } from '../permissions/channels.js';
@@ -233,4 +234,14 @@ export async function accessChannelTopics(app: App, realm: Realm, user: User, st
   if (!hasContentAccess(viewer, stream, sub)) throw new ApiError('Invalid channel ID');
   const topics = await channelTopics(app.db, stream.id, stream.historyPublicToSubscribers ? undefined : user.id);
   return topics.map((t) => ({ ...t, name: displayTopic(t.name, true, allowEmptyTopicName) }));
+}
+
+// GET /users/{user_id}/subscriptions/{stream_id}: whether a user the caller may access is subscribed to a channel
+// whose subscribers the caller may see.
+export async function accessSubscriptionStatus(app: App, realm: Realm, user: User, userId: number, streamId: number): Promise<{ is_subscribed: boolean }> {
+  const target = await accessUser(app, realm, user, { id: userId });
+  const viewer = await viewerOf(app.db, user);
+  const { stream, sub } = await accessChannelById(app.db, realm, viewer, streamId);
+  if (!canSeeSubscribers(viewer, stream, sub)) throw new ApiError('Invalid channel ID');
+  return { is_subscribed: (await findSubscription(app.db, target.id, stream.id))?.active ?? false };
 }

@@ -12,6 +12,7 @@ import { findUsers, listUsers, updateUser, type User } from '../store/users.js';
 import { checkHuman } from './checks.js';
 import { applyContext, applySettings } from './settings.js';
 import { inTransaction } from './transaction.js';
+import { accessUser } from './users.js';
 import { accessibleBy, audienceOf, canAccessUser } from '../permissions/users.js';
 
 // Kept with the user's settings under a bookkeeping key (names starting with `_` are not settings).
@@ -78,18 +79,29 @@ export async function doUpdateStatus(app: App, realm: Realm, user: User, input: 
   });
 }
 
+// A user's status as register and GET /users/{id}/status show it: only what is set.
+function statusOf(u: User): Status & { away?: boolean } {
+  const s = (u.settings[STATUS] as Status | undefined) ?? {};
+  const entry: Status & { away?: boolean } = {};
+  if (s.status_text) entry.status_text = s.status_text;
+  if (s.emoji_name) Object.assign(entry, { emoji_name: s.emoji_name, emoji_code: s.emoji_code, reaction_type: s.reaction_type });
+  if (!userSettings(u).presence_enabled) entry.away = true;
+  return entry;
+}
+
 // The register block: every user with a status set whom the viewer may access, keyed by user id.
 export async function userStatusState(db: Db, realm: Realm, viewer: User): Promise<{ user_status: Record<string, Status & { away?: boolean }> }> {
   const out: Record<string, Status & { away?: boolean }> = {};
   const accessible = await accessibleBy(db, realm, viewer);
   for (const u of await listUsers(db, realm.id)) {
     if (!u.isActive || !canAccessUser(accessible, u)) continue;
-    const s = (u.settings[STATUS] as Status | undefined) ?? {};
-    const entry: Status & { away?: boolean } = {};
-    if (s.status_text) entry.status_text = s.status_text;
-    if (s.emoji_name) Object.assign(entry, { emoji_name: s.emoji_name, emoji_code: s.emoji_code, reaction_type: s.reaction_type });
-    if (!userSettings(u).presence_enabled) entry.away = true;
+    const entry = statusOf(u);
     if (Object.keys(entry).length) out[u.id] = entry;
   }
   return { user_status: out };
+}
+
+// GET /users/{user_id}/status: one user's, through the user access rule.
+export async function accessUserStatus(app: App, realm: Realm, viewer: User, userId: number): Promise<{ status: Status & { away?: boolean } }> {
+  return { status: statusOf(await accessUser(app, realm, viewer, { id: userId })) };
 }

@@ -37,6 +37,7 @@ import { botStorageRoutes } from './bot-storage.js';
 import { mutedUserRoutes } from './muted-users.js';
 import { submessageRoutes } from './submessages.js';
 import { deviceRoutes } from './devices.js';
+import { onboardingRoutes } from './onboarding.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -80,6 +81,7 @@ export function allRoutes(): AnyRoute[] {
     ...mutedUserRoutes,
     ...submessageRoutes,
     ...deviceRoutes,
+    ...onboardingRoutes,
   );
   return routes;
 }

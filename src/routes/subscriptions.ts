@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { doSetSubscriptionProperties, doSubscribe, accessSubscriptionList, type SubscribeInput } from '../actions/subscriptions.js';
+import { doSetSubscriptionProperties, doSubscribe, accessSubscriptionList, accessSubscriptionStatus, type SubscribeInput } from '../actions/subscriptions.js';
 import { doUnsubscribe, doUpdateSubscriptions } from '../actions/subscription-changes.js';
 import { bool, int, json, str, type Params } from '../http/params.js';
 import { route } from '../http/route.js';
@@ -100,5 +100,13 @@ export const subscriptionRoutes = [
     handler: async ({ app, realm, user, params }) => {
       await doSetSubscriptionProperties(app, realm, user, params.subscription_data);
     },
+  }),
+  route({
+    method: 'GET',
+    path: '/users/{user_id}/subscriptions/{stream_id}',
+    auth: 'user',
+    summary: 'Whether a user is subscribed to a channel',
+    params: { user_id: int(), stream_id: int() },
+    handler: ({ app, realm, user, params }) => accessSubscriptionStatus(app, realm, user, params.user_id, params.stream_id),
   }),
 ];

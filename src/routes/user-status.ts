@@ -1,5 +1,5 @@
-import { doUpdateStatus } from '../actions/user-status.js';
-import { bool, str } from '../http/params.js';
+import { accessUserStatus, doUpdateStatus } from '../actions/user-status.js';
+import { bool, int, str } from '../http/params.js';
 import { route } from '../http/route.js';
 
 export const userStatusRoutes = [
@@ -21,5 +21,13 @@ export const userStatusRoutes = [
         statusText: params.status_text, emojiName: params.emoji_name, emojiCode: params.emoji_code, reactionType: params.reaction_type, away: params.away,
       });
     },
+  }),
+  route({
+    method: 'GET',
+    path: '/users/{user_id}/status',
+    auth: 'user',
+    summary: "A user's status",
+    params: { user_id: int() },
+    handler: ({ app, realm, user, params }) => accessUserStatus(app, realm, user, params.user_id),
   }),
 ];

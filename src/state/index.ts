@@ -30,6 +30,8 @@ import { EMBEDDED_BOTS, INCOMING_WEBHOOK_INTEGRATIONS, realmBotsState } from '..
 import { listRealmDomains } from '../store/realm-domains.js';
 import { mutedUsersState } from '../actions/muted-users.js';
 import { devicesState } from '../actions/devices.js';
+import { onboardingSteps } from '../actions/onboarding.js';
+import { STOP_WORDS } from '../store/search.js';
 
 export interface StateOptions {
   applyMarkdown: boolean;
@@ -108,6 +110,9 @@ const PRODUCERS: Record<string, Producer> = {
   realm_incoming_webhook_bots: () => ({ realm_incoming_webhook_bots: INCOMING_WEBHOOK_INTEGRATIONS }),
   device: (ctx) => devicesState(ctx.db, ctx.user),
   muted_users: (ctx) => mutedUsersState(ctx.db, ctx.user),
+  onboarding_steps: (ctx) => ({ onboarding_steps: onboardingSteps(ctx.user) }),
+  // The words full-text search ignores (src/store/search.ts), for clients that highlight matches.
+  stop_words: () => ({ stop_words: [...STOP_WORDS] }),
 };
 
 // `types` null means every block. Unknown types are ignored, as the reference server does.

@@ -9,7 +9,7 @@ import { porterStem } from '../lib/stem.js';
 import type { Dialect } from './db.js';
 
 // PostgreSQL's English stop-word list; SQLite drops the same words so both databases match alike.
-const STOP_WORDS = new Set(
+export const STOP_WORDS: ReadonlySet<string> = new Set(
   ('i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself it its ' +
     'itself they them their theirs themselves what which who whom this that these those am is are was were be been being ' +
     'have has had having do does did doing a an the and but if or because as until while of at by for with about against ' +
