@@ -38,6 +38,7 @@ import { mutedUserRoutes } from './muted-users.js';
 import { submessageRoutes } from './submessages.js';
 import { deviceRoutes } from './devices.js';
 import { onboardingRoutes } from './onboarding.js';
+import { markReadRoutes } from './mark-read.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -82,6 +83,7 @@ export function allRoutes(): AnyRoute[] {
     ...submessageRoutes,
     ...deviceRoutes,
     ...onboardingRoutes,
+    ...markReadRoutes,
   );
   return routes;
 }
