@@ -279,7 +279,7 @@ async function announceAudienceChange(tx: Tx, realm: Realm, emit: Emit, s: Strea
 }
 
 // The organization's whole list of default channels, to everyone who may see it (not guests).
-async function emitDefaultStreams(tx: Tx, realm: Realm, emit: Emit, systemGroups: Map<string, number>): Promise<void> {
+export async function emitDefaultStreams(tx: Tx, realm: Realm, emit: Emit, systemGroups: Map<string, number>): Promise<void> {
   const ids = new Set(await listDefaultStreamIds(tx, realm.id));
   const streams = (await listStreams(tx, realm.id)).filter((s) => ids.has(s.id));
   const counts = await subscriberIds(tx, [...ids]);

@@ -39,6 +39,7 @@ import { submessageRoutes } from './submessages.js';
 import { deviceRoutes } from './devices.js';
 import { onboardingRoutes } from './onboarding.js';
 import { markReadRoutes } from './mark-read.js';
+import { defaultStreamRoutes } from './default-streams.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -84,6 +85,7 @@ export function allRoutes(): AnyRoute[] {
     ...deviceRoutes,
     ...onboardingRoutes,
     ...markReadRoutes,
+    ...defaultStreamRoutes,
   );
   return routes;
 }

@@ -31,6 +31,7 @@ import { listRealmDomains } from '../store/realm-domains.js';
 import { mutedUsersState } from '../actions/muted-users.js';
 import { devicesState } from '../actions/devices.js';
 import { onboardingSteps } from '../actions/onboarding.js';
+import { defaultStreamGroupsState } from '../actions/default-streams.js';
 import { STOP_WORDS } from '../store/search.js';
 
 export interface StateOptions {
@@ -95,6 +96,7 @@ const PRODUCERS: Record<string, Producer> = {
   // Guests are not offered default channels, as in the reference server.
   user_status: (ctx) => (ctx.user ? userStatusState(ctx.db, ctx.realm, ctx.user) : { user_status: {} }),
   default_streams: async (ctx) => ({ realm_default_streams: ctx.user && !isGuest(ctx.user) ? await defaultStreamsState(ctx.db, ctx.realm) : [] }),
+  default_stream_groups: async (ctx) => ({ realm_default_stream_groups: ctx.user && !isGuest(ctx.user) ? await defaultStreamGroupsState(ctx.db, ctx.realm) : [] }),
   user_topic: (ctx) => userTopicsState(ctx.db, ctx.user, ctx.options.capabilities),
   muted_topics: (ctx) => mutedTopicsState(ctx.db, ctx.user, ctx.types),
   channel_folders: (ctx) => channelFoldersState(ctx.db, ctx.realm, ctx.user),

@@ -239,3 +239,52 @@ export interface PushTokenTable {
   ios_app_id: string | null;
   created: number;
 }
+
+export interface DefaultStreamGroupTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  description: Generated<string>;
+}
+
+export interface DefaultStreamGroupChannelTable {
+  group_id: number;
+  stream_id: number;
+}
+
+export interface RealmPlaygroundTable {
+  id: Generated<number>;
+  realm_id: number;
+  name: string;
+  pygments_language: string;
+  url_template: string;
+}
+
+export interface EmailInviteTable {
+  id: Generated<number>;
+  realm_id: number;
+  email: string;
+  key: string;
+  invited_by: number;
+  invited_at: number;
+  expiry: number | null;
+  invited_as: number;
+  stream_ids: Generated<string>;
+  group_ids: Generated<string>;
+  include_realm_default_subscriptions: Generated<number>;
+  notify_referrer_on_join: Generated<number>;
+  welcome_message_custom_text: string | null;
+  status: Generated<number>;
+}
+
+export interface OutgoingMailTable {
+  id: Generated<number>;
+  created: number;
+  to_address: string;
+  subject: string;
+  body: string;
+  attempts: Generated<number>;
+  next_attempt: number;
+  sent_at: number | null;
+  last_error: string | null;
+}

@@ -28,6 +28,11 @@ import type {
   SubmessageTable,
   DeviceTable,
   PushTokenTable,
+  DefaultStreamGroupTable,
+  DefaultStreamGroupChannelTable,
+  RealmPlaygroundTable,
+  EmailInviteTable,
+  OutgoingMailTable,
 } from './schema-features.js';
 
 export type * from './schema-features.js';
@@ -231,6 +236,11 @@ export interface Schema {
   submessages: SubmessageTable;
   devices: DeviceTable;
   push_tokens: PushTokenTable;
+  default_stream_groups: DefaultStreamGroupTable;
+  default_stream_group_channels: DefaultStreamGroupChannelTable;
+  realm_playgrounds: RealmPlaygroundTable;
+  email_invites: EmailInviteTable;
+  outgoing_mail: OutgoingMailTable;
   reactions: ReactionTable;
   realm_emoji: RealmEmojiTable;
   linkifiers: LinkifierTable;
