@@ -40,6 +40,7 @@ import { deviceRoutes } from './devices.js';
 import { onboardingRoutes } from './onboarding.js';
 import { markReadRoutes } from './mark-read.js';
 import { defaultStreamRoutes } from './default-streams.js';
+import { playgroundRoutes } from './playgrounds.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -86,6 +87,7 @@ export function allRoutes(): AnyRoute[] {
     ...onboardingRoutes,
     ...markReadRoutes,
     ...defaultStreamRoutes,
+    ...playgroundRoutes,
   );
   return routes;
 }

@@ -32,6 +32,7 @@ import { mutedUsersState } from '../actions/muted-users.js';
 import { devicesState } from '../actions/devices.js';
 import { onboardingSteps } from '../actions/onboarding.js';
 import { defaultStreamGroupsState } from '../actions/default-streams.js';
+import { playgroundsState } from '../actions/playgrounds.js';
 import { STOP_WORDS } from '../store/search.js';
 
 export interface StateOptions {
@@ -114,6 +115,7 @@ const PRODUCERS: Record<string, Producer> = {
   muted_users: (ctx) => mutedUsersState(ctx.db, ctx.user),
   onboarding_steps: (ctx) => ({ onboarding_steps: onboardingSteps(ctx.user) }),
   // The words full-text search ignores (src/store/search.ts), for clients that highlight matches.
+  realm_playgrounds: (ctx) => playgroundsState(ctx.db, ctx.realm),
   stop_words: () => ({ stop_words: [...STOP_WORDS] }),
 };
 
