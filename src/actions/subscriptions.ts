@@ -49,6 +49,8 @@ export interface SubscribeInput extends Omit<NewChannelInput, 'name' | 'descript
   isDefaultStream: boolean;
   announce: boolean;
   sendNewSubscriptionMessages: boolean;
+  // POST /channels/create: exactly these principals subscribe (none, if none are named), the caller not added.
+  onlyPrincipals?: boolean;
   // The organization's placeholder domain (realmFakeEmailDomain), set by the action from configuration.
   placeholderDomain?: string;
 }
@@ -102,7 +104,9 @@ export async function doSubscribe(app: App, realm: Realm, user: User, input: Sub
 export async function subscribeInTx(tx: Tx, emit: Emit, realm: Realm, user: User, input: SubscribeInput, realmUrl: string, quota: CreationQuota) {
   const viewer = await viewerOf(tx, user);
   const systemGroups = await systemGroupIds(tx, realm.id);
-  const principals = input.principals?.length ? await resolvePrincipals(tx, realm, input.principals, input.placeholderDomain ?? '') : [user];
+  const principals = input.principals?.length
+    ? await resolvePrincipals(tx, realm, input.principals, input.placeholderDomain ?? '')
+    : input.onlyPrincipals ? [] : [user];
   const others = principals.some((p) => p.id !== user.id);
 
   // The channels named (once each), and the bounds on what the request would create and subscribe.
@@ -244,4 +248,20 @@ export async function accessSubscriptionStatus(app: App, realm: Realm, user: Use
   const { stream, sub } = await accessChannelById(app.db, realm, viewer, streamId);
   if (!canSeeSubscribers(viewer, stream, sub)) throw new ApiError('Invalid channel ID');
   return { is_subscribed: (await findSubscription(app.db, target.id, stream.id))?.active ?? false };
+}
+
+// POST /channels/create (feature level 417): a new channel, with exactly the subscribers named; a name in use is
+// the reference's 409.
+export async function doCreateChannel(app: App, realm: Realm, user: User, input: SubscribeInput & { name: string; description: string }, realmUrl: string): Promise<{ id: number }> {
+  checkNotGuest(user);
+  const name = checkChannelName(input.name);
+  const taken = () => new ApiError(`Channel '${name}' already exists`, 'CHANNEL_ALREADY_EXISTS', 409, { channel_name: name });
+  if (await findStreamByName(app.db, realm.id, name)) throw taken();
+  const withDomain = { ...input, subscriptions: [{ name, description: input.description }], onlyPrincipals: true, placeholderDomain: realmFakeEmailDomain(app, realm) };
+  return withCreationQuota(app, user, (quota) => inTransaction(app, async (tx, emit) => {
+    // Created meanwhile by another request: subscribing to it is not what was asked.
+    if (await findStreamByName(tx, realm.id, name)) throw taken();
+    await subscribeInTx(tx, emit, realm, user, withDomain, realmUrl, quota);
+    return { id: (await findStreamByName(tx, realm.id, name))!.id };
+  }));
 }

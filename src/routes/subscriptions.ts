@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { doSetSubscriptionProperties, doSubscribe, accessSubscriptionList, accessSubscriptionStatus, type SubscribeInput } from '../actions/subscriptions.js';
+import { doCreateChannel, doSetSubscriptionProperties, doSubscribe, accessSubscriptionList, accessSubscriptionStatus, type SubscribeInput } from '../actions/subscriptions.js';
 import { doUnsubscribe, doUpdateSubscriptions } from '../actions/subscription-changes.js';
 import { bool, int, json, str, type Params } from '../http/params.js';
 import { route } from '../http/route.js';
@@ -27,6 +27,9 @@ const subscribeParams = {
   send_new_subscription_messages: bool().default(true),
   ...groupSettingParams,
 };
+
+// POST /channels/create takes the creation parameters, with `subscribers` in place of `principals`.
+const { principals: _principals, authorization_errors_fatal: _fatal, ...creationParams } = subscribeParams;
 
 function subscribeInput(params: Params<typeof subscribeParams>, subscriptions: SubscribeInput['subscriptions']): SubscribeInput {
   return {
@@ -108,5 +111,21 @@ export const subscriptionRoutes = [
     summary: 'Whether a user is subscribed to a channel',
     params: { user_id: int(), stream_id: int() },
     handler: ({ app, realm, user, params }) => accessSubscriptionStatus(app, realm, user, params.user_id, params.stream_id),
+  }),
+  route({
+    method: 'POST',
+    path: '/channels/create',
+    auth: 'user',
+    summary: 'Create a channel, subscribing exactly the users named',
+    params: {
+      ...creationParams,
+      name: str(),
+      description: str().default(''),
+      subscribers: json(Type.Array(Type.Integer()), { maxItems: LIMITS.principalsPerRequest }),
+    },
+    handler: ({ app, realm, user, params }) =>
+      doCreateChannel(app, realm, user, {
+        ...subscribeInput({ ...params, principals: params.subscribers, authorization_errors_fatal: true }, []), name: params.name, description: params.description,
+      }, organizationUrl(app, realm)),
   }),
 ];
