@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { doArchiveChannel, doUpdateChannel, type GroupSettingUpdate } from '../actions/channel-edit.js';
 import { accessChannel, accessChannelTopics, accessStreamList } from '../actions/subscriptions.js';
+import { doDeleteTopic } from '../actions/topic-delete.js';
 import { ApiError } from '../http/errors.js';
 import { bool, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
@@ -118,6 +119,14 @@ export const streamRoutes = [
     summary: "A channel's topics, newest first",
     params: { stream_id: int(), allow_empty_topic_name: bool().default(false) },
     handler: async ({ app, realm, user, params }) => ({ topics: await accessChannelTopics(app, realm, user, params.stream_id, params.allow_empty_topic_name) }),
+  }),
+  route({
+    method: 'POST',
+    path: '/streams/{stream_id}/delete_topic',
+    auth: 'user',
+    summary: "Delete a topic's messages (in batches; `complete` false if time ran out)",
+    params: { stream_id: int(), topic_name: str() },
+    handler: ({ app, realm, user, params }) => doDeleteTopic(app, realm, user, params.stream_id, params.topic_name),
   }),
 ];
 
