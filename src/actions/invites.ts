@@ -55,7 +55,7 @@ async function channelOffer(db: Db, realm: Realm, systemGroups: Map<string, numb
 }
 
 // Each channel must be one the caller can see and may offer.
-async function checkChannels(tx: Tx, realm: Realm, viewer: Viewer, ids: number[], systemGroups: Map<string, number>): Promise<number[]> {
+export async function checkChannels(tx: Tx, realm: Realm, viewer: Viewer, ids: number[], systemGroups: Map<string, number>): Promise<number[]> {
   const mayOffer = await channelOffer(tx, realm, systemGroups);
   let mayAddAll = true;
   for (const id of ids) {
@@ -82,7 +82,7 @@ export async function channelsStillOffered(tx: Tx, realm: Realm, creator: User, 
 
 // The one rule of a link's life: its creator may make it — an active member or administrator holding
 // create_multiuse_invite_group, whose role may invite as the link's role (owners alone invite owners).
-function inviteRefusal(viewer: Viewer, realm: Realm, systemGroups: Map<string, number>, invitedAs: number): ApiError | null {
+export function inviteRefusal(viewer: Viewer, realm: Realm, systemGroups: Map<string, number>, invitedAs: number): ApiError | null {
   const { user } = viewer;
   if (!user.isActive || user.isBot || user.role === ROLE.guest) return new ApiError('Insufficient permission');
   if (!holdsRealmSetting(viewer, realm, 'create_multiuse_invite_group', systemGroups)) return new ApiError('Insufficient permission');
@@ -118,14 +118,14 @@ export async function expireLinksOfInTx(tx: Tx, emit: Emit, realm: Realm, user: 
   await emitInvitesChanged(tx, emit, realm, user.id);
 }
 
-async function checkGroups(tx: Tx, realm: Realm, user: User, ids: number[]): Promise<number[]> {
+export async function checkGroups(tx: Tx, realm: Realm, user: User, ids: number[]): Promise<number[]> {
   const bad = ids.find((id) => !isStoredId(id));
   if (bad !== undefined) throw new ApiError('Invalid user group');
   return (await accessGroupsForAdding(tx, realm, user, [...new Set(ids)])).map((g) => g.id);
 }
 
 // Administrators (bots among them) hear of every change, and the link's creator of changes to theirs.
-async function emitInvitesChanged(tx: Tx, emit: Emit, realm: Realm, creatorId: number): Promise<void> {
+export async function emitInvitesChanged(tx: Tx, emit: Emit, realm: Realm, creatorId: number): Promise<void> {
   const admins = (await listUsers(tx, realm.id)).filter((u) => u.isActive && isRealmAdmin(u)).map((u) => u.id);
   emit(realm.id, { type: 'invites_changed' }, [...new Set([...admins, creatorId])]);
 }
@@ -181,7 +181,7 @@ export async function accessInvites(app: App, realm: Realm, user: User, realmUrl
   return invites.filter(stillInvites).map((i) => formatInvite(i, realmUrl));
 }
 
-async function accessInviteForRevoking(db: Db, realm: Realm, user: User, id: number): Promise<MultiuseInvite> {
+export async function accessInviteForRevoking(db: Db, realm: Realm, user: User, id: number): Promise<MultiuseInvite> {
   const invite = await findInvite(db, realm.id, id);
   if (!invite) throw new ApiError('No such invitation');
   if (invite.referredBy !== user.id) {

@@ -41,6 +41,7 @@ import { onboardingRoutes } from './onboarding.js';
 import { markReadRoutes } from './mark-read.js';
 import { defaultStreamRoutes } from './default-streams.js';
 import { playgroundRoutes } from './playgrounds.js';
+import { welcomeBotRoutes } from './welcome-bot.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -88,6 +89,7 @@ export function allRoutes(): AnyRoute[] {
     ...markReadRoutes,
     ...defaultStreamRoutes,
     ...playgroundRoutes,
+    ...welcomeBotRoutes,
   );
   return routes;
 }

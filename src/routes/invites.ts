@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { accessInvites, doCreateMultiuseInvite, doRevokeMultiuseInvite, MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH } from '../actions/invites.js';
 import { bool, int, json, str } from '../http/params.js';
+import { doEditMultiuseInvite } from '../actions/invite-edit.js';
 import { route } from '../http/route.js';
 import { organizationUrl } from '../lib/urls.js';
 import { LIMITS } from '../lib/limits.js';
@@ -37,6 +38,23 @@ export const inviteRoutes = [
     method: 'DELETE', path: '/invites/multiuse/{invite_id}', auth: 'user', summary: 'Revoke a reusable invitation link', params: { invite_id: int() },
     handler: async ({ app, realm, user, params }) => {
       await doRevokeMultiuseInvite(app, realm, user, params.invite_id);
+    },
+  }),
+  route({
+    method: 'PATCH', path: '/invites/multiuse/{invite_id}', auth: 'user', summary: 'Change what a reusable invitation link offers',
+    params: {
+      invite_id: int(),
+      invite_as: int().optional(),
+      stream_ids: ids(LIMITS.inviteChannelsPerRequest).optional(),
+      group_ids: ids(LIMITS.inviteGroupsPerRequest).optional(),
+      include_realm_default_subscriptions: bool().optional(),
+      welcome_message_custom_text: str({ maxLength: MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH }).optional(),
+    },
+    handler: async ({ app, realm, user, params }) => {
+      await doEditMultiuseInvite(app, realm, user, params.invite_id, {
+        invitedAs: params.invite_as, streamIds: params.stream_ids, groupIds: params.group_ids,
+        includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions, welcomeMessageCustomText: params.welcome_message_custom_text,
+      });
     },
   }),
 ];

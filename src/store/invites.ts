@@ -73,3 +73,13 @@ export async function revokeInvite(db: Db, id: number): Promise<void> {
 export async function expireInvites(db: Db, ids: number[], now: number): Promise<void> {
   if (ids.length) await db.updateTable('multiuse_invites').set({ expiry: now }).where('id', 'in', ids).execute();
 }
+
+export async function updateInvite(db: Db, id: number, changes: Partial<Pick<MultiuseInvite, 'invitedAs' | 'streamIds' | 'groupIds' | 'includeRealmDefaultSubscriptions' | 'welcomeMessageCustomText'>>): Promise<void> {
+  const set: Record<string, unknown> = {};
+  if (changes.invitedAs !== undefined) set.invited_as = changes.invitedAs;
+  if (changes.streamIds !== undefined) set.stream_ids = JSON.stringify(changes.streamIds);
+  if (changes.groupIds !== undefined) set.group_ids = JSON.stringify(changes.groupIds);
+  if (changes.includeRealmDefaultSubscriptions !== undefined) set.include_realm_default_subscriptions = changes.includeRealmDefaultSubscriptions ? 1 : 0;
+  if (changes.welcomeMessageCustomText !== undefined) set.welcome_message_custom_text = changes.welcomeMessageCustomText;
+  if (Object.keys(set).length) await db.updateTable('multiuse_invites').set(set).where('id', '=', id).execute();
+}
