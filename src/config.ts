@@ -39,6 +39,9 @@ export interface Config {
   idleTimeoutSeconds: number;
   maxConnectionsPerIp: number;
   deleteTopicBudgetSeconds: number;
+  smtpUrl?: string;
+  mailFrom?: string;
+  mailPollMs: number;
   pushBouncerUrl?: string;
   pushBouncerOrgId?: string;
   pushBouncerOrgKey?: string;
@@ -89,6 +92,9 @@ export const SETTINGS: Setting[] = [
   { key: 'headersTimeoutSeconds', env: 'PARLANCE_HEADERS_TIMEOUT_SECONDS', kind: 'int', default: 30, help: "a request's headers must arrive within this long" },
   { key: 'requestTimeoutSeconds', env: 'PARLANCE_REQUEST_TIMEOUT_SECONDS', kind: 'int', default: 120, help: 'a whole request (headers and body) must arrive within this long; 0 for no limit' },
   { key: 'idleTimeoutSeconds', env: 'PARLANCE_IDLE_TIMEOUT_SECONDS', kind: 'int', default: 120, help: 'a connection silent this long is closed (never less than the heartbeat interval plus 10% and 5 s)' },
+  { key: 'smtpUrl', env: 'PARLANCE_SMTP_URL', kind: 'string', help: 'SMTP server for outgoing mail (smtp://user:pass@host:587, smtps://…); unset: mails are written as .eml files to the outbox/ folder of the data directory, and logged' },
+  { key: 'mailFrom', env: 'PARLANCE_MAIL_FROM', kind: 'string', help: "sender address of outgoing mail; noreply@ the organization URL's host when unset" },
+  { key: 'mailPollMs', env: 'PARLANCE_MAIL_POLL_MS', kind: 'int', default: 1000, help: 'how often queued mail due for (another) attempt is looked for' },
   { key: 'deleteTopicBudgetSeconds', env: 'PARLANCE_DELETE_TOPIC_SECONDS', kind: 'int', default: 50, help: 'how long one POST /streams/{id}/delete_topic deletes (in batches of 100) before answering complete: false' },
   { key: 'pushBouncerUrl', env: 'PARLANCE_PUSH_BOUNCER_URL', kind: 'string', help: "push notification bouncer (the reference's protocol, e.g. https://push.zulipchat.com); unset: no push notifications are sent (logged)" },
   { key: 'pushBouncerOrgId', env: 'PARLANCE_PUSH_BOUNCER_ORG_ID', kind: 'string', help: "this server's id at the bouncer (the reference's ZULIP_ORG_ID)" },

@@ -19,6 +19,9 @@ import { openStorage } from './storage/index.js';
 import { sweepStorage } from './actions/storage-sweep.js';
 import { pushForCommitted } from './actions/push-notifications.js';
 import { retryPendingRegistrations } from './actions/devices.js';
+import { deliverDueMail } from './actions/mail.js';
+import { openMailer } from './lib/mailer.js';
+import path from 'node:path';
 
 // Members age into role:fullmembers in days; an hourly pass is prompt enough.
 const FULL_MEMBER_PASS_MS = 3600_000;
@@ -76,6 +79,9 @@ export async function startServer(config: Config): Promise<Running> {
   const fullMembers = startWorker(app, FULL_MEMBER_PASS_MS, promoteFullMembers);
   const storage = startWorker(app, Math.max(1, config.storageSweepSeconds) * 1000, sweepStorage);
   const pushRegistrations = startWorker(app, PUSH_RETRY_MS, retryPendingRegistrations);
+  const mailer = openMailer(config);
+  const mail = startWorker(app, Math.max(100, config.mailPollMs), (a) => deliverDueMail(a, mailer));
+  if (!config.smtpUrl) app.log.info(`PARLANCE_SMTP_URL is not set: outgoing mail is written to ${path.join(config.dataDir, 'outbox')}`);
   if (!config.pushBouncerUrl) app.log.info('PARLANCE_PUSH_BOUNCER_URL is not set: mobile push notifications are off');
   // Parked long-polls would hold the close open: answer them first, and save every queue's position.
   http.addHook('preClose', async () => {
@@ -98,6 +104,8 @@ export async function startServer(config: Config): Promise<Running> {
       await fullMembers.stop();
       await storage.stop();
       await pushRegistrations.stop();
+      await mail.stop();
+      mailer.close();
       app.limiter.close();
       await database.close();
     })());

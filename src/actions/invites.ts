@@ -36,7 +36,7 @@ export interface CreateInviteInput {
 export const inviteLink = (realmUrl: string, key: string) => `${realmUrl}/join/${key}/`;
 
 
-function expiryOf(app: App, minutes: number | null | undefined, now: number): number | null {
+export function expiryOf(app: App, minutes: number | null | undefined, now: number): number | null {
   if (minutes === undefined) {
     const fallback = app.config.invitationLinkValidityMinutes;
     return fallback === 0 ? null : now + fallback * 60;
@@ -172,8 +172,8 @@ function formatInvite(invite: MultiuseInvite, realmUrl: string): Record<string, 
   };
 }
 
-// GET /invites: the live links the caller may manage, every one for administrators, their own for others.
-// This server sends no e-mail, so there are no e-mail invitations to list.
+// GET /invites: the live links the caller may manage, every one for administrators, their own for others (the
+// route adds the e-mail invitations, src/actions/email-invites.ts).
 export async function accessInvites(app: App, realm: Realm, user: User, realmUrl: string): Promise<Record<string, unknown>[]> {
   checkMemberOrAdmin(user);
   const invites = await listLiveInvites(app.db, realm.id, nowSeconds(), isRealmAdmin(user) ? undefined : user.id);

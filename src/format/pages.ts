@@ -40,6 +40,8 @@ export interface JoinForm {
   invitedAs: number;
   fullName?: string;
   email?: string;
+  // An e-mail invitation's address, which the account gets whatever the form says.
+  emailFixed?: boolean;
   error?: string;
 }
 
@@ -53,7 +55,7 @@ ${error}<form method="post" autocomplete="on">
 <label for="full_name">Full name</label>
 <input id="full_name" name="full_name" required maxlength="100" autocomplete="name" value="${escapeHtml(f.fullName ?? '')}">
 <label for="email">E-mail address</label>
-<input id="email" name="email" type="email" required maxlength="254" autocomplete="email" value="${escapeHtml(f.email ?? '')}">
+<input id="email" name="email" type="email" required maxlength="254" autocomplete="email" value="${escapeHtml(f.email ?? '')}"${f.emailFixed ? ' readonly' : ''}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" required autocomplete="new-password">
 <button type="submit">Create account</button>

@@ -23,6 +23,8 @@ export const LIMITS = {
   // Channels and groups named by one invitation link.
   inviteChannelsPerRequest: 1000,
   inviteGroupsPerRequest: 1000,
+  // Addresses invited by e-mail in one request (each is a mail sent).
+  inviteEmailsPerRequest: 100,
   // PATCH /settings with target_users: users changed (those named and the groups' members together), in
   // transactions of 250 users; groups named.
   settingsTargetUsers: 10_000,

@@ -8,7 +8,10 @@ import { str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { organizationUrl } from '../lib/urls.js';
 
-const LINK_TITLES = { missing: 'Invitation link not found', expired: 'Invitation link expired', revoked: 'Invitation link revoked', deactivated: 'Organization deactivated' };
+const LINK_TITLES = {
+  missing: 'Invitation link not found', expired: 'Invitation link expired', revoked: 'Invitation link revoked', deactivated: 'Organization deactivated',
+  used: 'Invitation already used',
+};
 
 async function sendPage(reply: FastifyReply, status: number, html: string): Promise<void> {
   // No scripts, no framing, forms only to this site, and the key in the address never leaks to another site as a
@@ -41,8 +44,8 @@ export const signupRoutes = [
     method: 'GET', path: '/join/{key}', root: true, auth: 'none', summary: 'Sign-up page of an invitation link', params: { key: str() },
     handler: async ({ app, realm, params, reply }) => {
       try {
-        const { invitedAs } = await accessInvitationLink(app, realm, params.key);
-        await sendPage(reply, 200, joinFormPage({ realmName: realm.name, invitedAs }));
+        const { invitedAs, email } = await accessInvitationLink(app, realm, params.key);
+        await sendPage(reply, 200, joinFormPage({ realmName: realm.name, invitedAs, email, emailFixed: email !== undefined }));
       } catch (err) {
         if (!(err instanceof InvitationLinkError)) throw err;
         await sendPage(reply, err.status, linkProblem(err));
@@ -56,14 +59,15 @@ export const signupRoutes = [
       if (crossSite(req)) return sendPage(reply, 403, problemPage('Form sent from another site', 'Open the invitation link itself and sign up there.'));
       const url = organizationUrl(app, realm);
       let invitedAs: number | undefined;
+      let email: string | undefined;
       try {
-        ({ invitedAs } = await accessInvitationLink(app, realm, params.key));
+        ({ invitedAs, email } = await accessInvitationLink(app, realm, params.key));
         const user = await doJoin(app, realm, params.key, { fullName: params.full_name, email: params.email, password: params.password }, url);
         await sendPage(reply, 200, joinedPage({ realmName: realm.name, realmUrl: url, fullName: user.fullName, email: user.email, apiKey: user.apiKey }));
       } catch (err) {
         if (err instanceof InvitationLinkError) return sendPage(reply, err.status, linkProblem(err));
         if (!(err instanceof ApiError) || invitedAs === undefined) throw err;
-        await sendPage(reply, 400, joinFormPage({ realmName: realm.name, invitedAs, fullName: params.full_name, email: params.email, error: err.message }));
+        await sendPage(reply, 400, joinFormPage({ realmName: realm.name, invitedAs, fullName: params.full_name, email: email ?? params.email, emailFixed: email !== undefined, error: err.message }));
       }
     },
   }),
