@@ -1,16 +1,11 @@
 // The permission matrix's cases for files: uploads and who may read them (the uploader and readers of a linking
 // message), temporary URLs, resumable uploads (tus), attachments and avatars.
-import { NO_FILE, own, PNG, sendForm, unique, type Case, type Caller, type Fixtures, type Outcome } from './permission-fixtures.js';
+import { NO_FILE, own, sendForm, unique, type Case, type Caller, type Fixtures, type Outcome } from './permission-fixtures.js';
+import { avatarForm } from './permission-cases-mobile.js';
 
 const INVALID_TOKEN: Outcome = [400, 'BAD_REQUEST', 'Invalid token'];
 const NO_UPLOAD: Outcome = [404, 'BAD_REQUEST', '*'];
 const TUS = '/api/v1/tus';
-
-const pngForm = () => {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'me.png');
-  return form;
-};
 
 // A temporary URL of the Matrix file, made for the caller (for a foreign or anonymous caller, for hamlet).
 async function temporaryUrl(f: Fixtures, who: Caller): Promise<string> {
@@ -83,7 +78,7 @@ export const FILE_CASES: Case[] = [
     key: 'DELETE /api/v1/attachments/{attachment_id}', label: "someone else's", request: async (f) => ({ path: `/attachments/${await f.attachment(f.server.as('cordelia'))}` }),
     ok: [], denied: [400, 'BAD_REQUEST', 'Invalid attachment'], other: [400, 'BAD_REQUEST', 'Invalid attachment'],
   },
-  { key: 'POST /api/v1/users/me/avatar', request: () => ({ path: '/users/me/avatar', multipart: pngForm() }) },
+  { key: 'POST /api/v1/users/me/avatar', request: () => ({ path: '/users/me/avatar', multipart: avatarForm() }) },
   { key: 'DELETE /api/v1/users/me/avatar', request: () => ({ path: '/users/me/avatar' }) },
   // Redirects; spectators are not admitted by default. Another organization does not know the user: the
   // generated image of the text given.
@@ -95,14 +90,15 @@ export const FILE_CASES: Case[] = [
       anon: [401, 'UNAUTHORIZED', '*'],
     }),
   ),
-  // Stored under random names, avatar images are served to anyone who has the address.
+  // Stored under random names, avatar images are served to anyone who has the address (here under the address of
+  // avatars stored before the reference's shape).
   {
     key: 'GET /user_avatars/{realm_id}/avatars/{file_name}',
     request: async (f) => {
       const cordelia = f.server.as('cordelia');
-      await f.ok(sendForm(cordelia, 'POST', '/api/v1/users/me/avatar', pngForm()));
-      const image = (await cordelia.get(`/avatar/${f.server.users.cordelia.id}`, {}, { root: true })).headers.location!;
-      return { path: image.replace(/\?.*$/, '') };
+      await f.ok(sendForm(cordelia, 'POST', '/api/v1/users/me/avatar', avatarForm()));
+      const image = new URL((await cordelia.get(`/avatar/${f.server.users.cordelia.id}`, {}, { root: true })).headers.location!, f.server.url).pathname;
+      return { path: image.replace(/^(\/user_avatars\/\d+)\//, '$1/avatars/') };
     },
     anon: 200,
   },
