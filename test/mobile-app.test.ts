@@ -7,6 +7,7 @@ import nacl from 'tweetnacl';
 import sharp from 'sharp';
 import { PASSWORD, startTestServer, type TestServer } from './helpers/server.js';
 import { MobileApp, Raw } from './helpers/mobile-app.js';
+import { assertSuccess } from './helpers/assertions.js';
 import { appReplyErrors } from './helpers/mobile-app-model.js';
 import { validateRegisterResponse } from './helpers/openapi-register.js';
 import { validateResponse } from './helpers/openapi-messages.js';
@@ -143,10 +144,12 @@ test('log in, start up, every screen, log out', async () => {
     assert.equal(res.headers.get('content-type'), 'image/png');
   }
   assert.equal((await fetch(new URL(snapshot.realm_icon_url, server.url))).status, 200);
+  // Muting someone on another device: the app hears of it (it hides their messages itself).
+  assertSuccess(await server.as('hamlet').post(`/users/me/muted_users/${server.users.polonius.id}`));
 
   // Everything the queue received meanwhile parses, and logging out removes the device.
   await app.poll();
-  for (const type of ['message', 'reaction', 'update_message', 'update_message_flags', 'delete_message', 'submessage', 'subscription', 'user_topic', 'user_settings', 'user_status', 'saved_snippets', 'device', 'typing']) {
+  for (const type of ['message', 'reaction', 'update_message', 'update_message_flags', 'delete_message', 'submessage', 'subscription', 'user_topic', 'user_settings', 'user_status', 'saved_snippets', 'device', 'typing', 'muted_users']) {
     assert.ok(app.events.some((e) => e.type === type), `the app heard ${type}`);
   }
   await app.post('remove_client_device', { device_id: deviceId });
