@@ -206,9 +206,9 @@ function searchHighlights(terms: NegatableTerm[]): Set<string> | null {
 
 export async function accessMessageWindow(app: App, realm: Realm, user: User, input: FetchInput) {
   if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) throw new ApiError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  const { ids, terms, found } = await narrowWindow(app.db, realm, user, input);
-  const rows = await findMessages(app.db, realm.id, ids);
-  let messages: Record<string, unknown>[] = await formatMessages(app.db, realm, user, rows, input);
+  const { ids, terms, found } = await narrowWindow(app.reads, realm, user, input);
+  const rows = await findMessages(app.reads, realm.id, ids);
+  let messages: Record<string, unknown>[] = await formatMessages(app.reads, realm, user, rows, input);
   const stems = searchHighlights(terms);
   if (stems) {
     messages = messages.map((m, i) => ({
@@ -234,9 +234,9 @@ export async function accessMessage(db: Db, realm: Realm, user: User, id: number
 
 // GET /messages/matches_narrow: the search fields of each of these messages that match the narrow.
 export async function accessMatchingMessages(app: App, realm: Realm, user: User, ids: number[], narrow: RawTerm[]) {
-  const reader = await readerOf(app.db, user);
-  const { terms, scope } = await resolveNarrow(app.db, realm, reader, narrow);
-  const matching = await findMessages(app.db, realm.id, await matchingIds(app.db, realm.id, user.id, scope, terms, ids));
+  const reader = await readerOf(app.reads, user);
+  const { terms, scope } = await resolveNarrow(app.reads, realm, reader, narrow);
+  const matching = await findMessages(app.reads, realm.id, await matchingIds(app.reads, realm.id, user.id, scope, terms, ids));
   const stems = searchHighlights(terms) ?? new Set<string>();
   return Object.fromEntries(matching.map((m) => [m.id, searchFields(m.renderedContent, m.topic, stems)]));
 }
