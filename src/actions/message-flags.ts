@@ -119,7 +119,11 @@ export async function unreadState(db: Db, user: User) {
   const huddles = new Map<string, number[]>();
   const mentions: number[] = [];
   let count = 0;
-  const push = <K>(map: Map<K, number[]>, key: K, id: number) => map.set(key, [...(map.get(key) ?? []), id]);
+  const push = <K>(map: Map<K, number[]>, key: K, id: number) => {
+    const ids = map.get(key);
+    if (ids) ids.push(id);
+    else map.set(key, [id]);
+  };
   for (const u of unread) {
     const muted = u.streamId !== null && isMuted(u.streamId, u.topic);
     if (!muted) count++;

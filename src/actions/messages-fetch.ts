@@ -43,7 +43,7 @@ export interface Reader {
   subs: Map<number, { active: boolean }>;
 }
 
-async function readerOf(db: Db, user: User): Promise<Reader> {
+export async function readerOf(db: Db, user: User): Promise<Reader> {
   const subs = new Map((await subscriptionsOfUser(db, user.id)).map((s) => [s.streamId, s]));
   return { viewer: { user, groups: await groupsOfUser(db, user.id) }, subs };
 }

@@ -44,7 +44,8 @@ export async function messageRows(db: Db, messageIds: number[]): Promise<Message
   const out: MessageRow[] = [];
   for (const ids of chunks(messageIds)) {
     const rows = await db.selectFrom('user_messages').select(['user_id', 'message_id', 'flags']).where('message_id', 'in', ids).execute();
-    out.push(...rows.map((r) => ({ userId: r.user_id, messageId: r.message_id, flags: r.flags })));
+    // A chunk of messages may have a row for every member of a large channel: no spread into push.
+    for (const r of rows) out.push({ userId: r.user_id, messageId: r.message_id, flags: r.flags });
   }
   return out;
 }

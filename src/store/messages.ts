@@ -4,6 +4,7 @@ import type { Db, Tx } from './db.js';
 import type { MessageTable } from './schema.js';
 import { indexMessageText } from './search.js';
 import { cached, cacheMap } from './cache.js';
+import { PRIVATE_BIT } from './history-indexes.js';
 
 // Per-user message flags, stored as bits of user_messages.flags.
 export const FLAG_BITS = {
@@ -137,7 +138,9 @@ export async function insertMessage(tx: Tx, m: NewMessage, recipients: { userId:
     is_me_message: m.isMeMessage ? 1 : 0,
   } satisfies Insertable<MessageTable>);
   await indexMessageText(tx, id, m.topic, m.content, true);
-  await insertRows(tx, 'user_messages', USER_MESSAGE_COLUMNS, recipients.map((r) => [r.userId, id, r.flags]));
+  // A direct message's rows carry the internal is_private bit, which the user_messages_private index holds.
+  const internal = m.streamId === null ? PRIVATE_BIT : 0;
+  await insertRows(tx, 'user_messages', USER_MESSAGE_COLUMNS, recipients.map((r) => [r.userId, id, r.flags | internal]));
   return id;
 }
 

@@ -17,6 +17,7 @@ import { uploads } from './migrations/014-uploads.js';
 import { invitesAndReminders } from './migrations/015-invites-reminders.js';
 import { usersOrg } from './migrations/016-users-org.js';
 import { cacheLogAndClustering } from './migrations/019-performance.js';
+import { historyIndexes } from './migrations/027-history-indexes.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '015-invites-reminders': invitesAndReminders,
   '016-users-org': usersOrg,
   '019-performance': cacheLogAndClustering,
+  '027-history-indexes': historyIndexes,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

@@ -152,7 +152,9 @@ export async function findUsersByEmails(db: Db, realmId: number, emails: string[
   const fakes = keys.filter((k) => !found.has(k) && fakeEmailId(k) !== undefined);
   if (fakes.length) {
     const byId = await findUsers(db, realmId, fakes.map((k) => fakeEmailId(k)!));
-    out.push(...byId.filter((u) => fakes.includes(emailKey(u.email)) && !out.some((o) => o.id === u.id)));
+    const wanted = new Set(fakes);
+    const have = new Set(out.map((o) => o.id));
+    for (const u of byId) if (wanted.has(emailKey(u.email)) && !have.has(u.id)) out.push(u);
   }
   return out;
 }
