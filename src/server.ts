@@ -57,6 +57,8 @@ export async function startServer(config: Config): Promise<Running> {
     coalesceMs: config.eventCoalesceMs,
     gcIntervalSeconds: config.queueGcIntervalSeconds,
     maxQueueLength: config.maxQueueLength,
+    maxQueuesPerUser: config.maxQueuesPerUser,
+    maxQueuedEvents: config.maxQueuedEvents,
     logPollMs: config.eventLogPollMs,
   });
   await events.start();

@@ -15,6 +15,9 @@ import { searchFields } from '../format/search-highlight.js';
 import { searchStems } from '../store/search.js';
 import { reactionsForMessages } from './reactions.js';
 import { topicLinker } from './linkifiers.js';
+import { realmFakeEmailDomain } from './users.js';
+import { accessibleBy, canAccessUser } from '../permissions/users.js';
+import { unknownReactor, unknownSender } from '../format/users.js';
 
 export type RawTerm = { operator: string; operand: unknown; negated: boolean };
 
@@ -142,7 +145,9 @@ export async function resolveNarrow(db: Db, realm: Realm, reader: Reader, raw: R
   return { terms, scope, near };
 }
 
-export async function formatMessages(db: Db, realm: Realm, user: User, messages: Message[], flavour: MessageFlavour) {
+// Reads committed state only (the read pool): called after any change it shows was made.
+export async function formatMessages(app: App, realm: Realm, user: User, messages: Message[], flavour: MessageFlavour) {
+  const db = app.reads;
   const flags = await userMessageFlags(db, user.id, messages.map((m) => m.id));
   const members = await dmMembers(db, [...new Set(messages.filter((m) => m.streamId === null).map((m) => m.recipientId))]);
   const userIds = new Set<number>(messages.map((m) => m.senderId));
@@ -152,9 +157,31 @@ export async function formatMessages(db: Db, realm: Realm, user: User, messages:
   const streamNames = new Map((await listStreams(db, realm.id)).filter((s) => streamIds.includes(s.id)).map((s) => [s.id, s.name]));
   const ids = messages.map((m) => m.id);
   const lookups = { realm, users, streamNames, dmMembers: members, reactions: await reactionsForMessages(db, ids), topicLinks: await topicLinker(db, realm.id) };
-  return messages.map((m) => ({
+  const formatted = messages.map((m) => ({
     ...formatMessage(m, lookups, flavour),
     flags: flags.has(m.id) ? flagNames(flags.get(m.id)!) : ['read', 'historical'],
+  }));
+  return hideInaccessibleUsers(db, realm, user, formatted, realmFakeEmailDomain(app, realm));
+}
+
+// A guest limited by can_access_all_users_group sees senders and reacting users they may not access (who posted
+// to a channel unsubscribed, or have left it since) as placeholders, as the reference server shows them.
+async function hideInaccessibleUsers(db: Db, realm: Realm, viewer: User, messages: Record<string, unknown>[], fakeDomain: string) {
+  const accessible = await accessibleBy(db, realm, viewer);
+  if (!accessible) return messages;
+  const ids = new Set<number>();
+  for (const m of messages) {
+    ids.add(m.sender_id as number);
+    for (const r of m.reactions as { user_id: number }[]) ids.add(r.user_id);
+  }
+  const hidden = new Set((await findUsers(db, realm.id, [...ids])).filter((u) => !canAccessUser(accessible, u)).map((u) => u.id));
+  if (!hidden.size) return messages;
+  return messages.map((m) => ({
+    ...m,
+    ...(hidden.has(m.sender_id as number) ? unknownSender(m.sender_id as number, fakeDomain) : {}),
+    reactions: (m.reactions as Record<string, unknown>[]).map((r) =>
+      hidden.has(r.user_id as number) ? { ...r, user: { ...(r.user as object), ...unknownReactor(r.user_id as number, fakeDomain) } } : r,
+    ),
   }));
 }
 
@@ -208,7 +235,7 @@ export async function accessMessageWindow(app: App, realm: Realm, user: User, in
   if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) throw new ApiError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   const { ids, terms, found } = await narrowWindow(app.reads, realm, user, input);
   const rows = await findMessages(app.reads, realm.id, ids);
-  let messages: Record<string, unknown>[] = await formatMessages(app.reads, realm, user, rows, input);
+  let messages: Record<string, unknown>[] = await formatMessages(app, realm, user, rows, input);
   const stems = searchHighlights(terms);
   if (stems) {
     messages = messages.map((m, i) => ({

@@ -21,6 +21,9 @@ import { inTransaction, type Emit } from './transaction.js';
 import { renderExtras } from './linkifiers.js';
 import { flagAlertWords } from './alert-words.js';
 import { claimAttachments } from './attachment-claims.js';
+import { checkRecipientsAccessible, realmFakeEmailDomain } from './users.js';
+import { accessibleBy, blindAmong, canAccessUser } from '../permissions/users.js';
+import { fakeEmailDomain, unknownSender } from '../format/users.js';
 
 export interface SendInput {
   type: 'stream' | 'private';
@@ -36,6 +39,8 @@ export interface SendInput {
   system?: boolean;
   // Recipients for whom the message arrives already read (a notice about their own action).
   markRead?: (userId: number) => boolean;
+  // The domain of stand-in e-mail addresses (realmFakeEmailDomain), for senders shown as placeholders.
+  fakeDomain?: string;
 }
 
 // Wildcard mentions reaching more users than this need can_mention_many_users_group.
@@ -88,11 +93,13 @@ async function accessChannelForSending(tx: Tx, realm: Realm, v: Viewer, to: numb
   return stream;
 }
 
-export async function renderContext(tx: Tx, realm: Realm, content: string): Promise<RenderContext> {
+// A guest limited by can_access_all_users_group mentions only the users they may access (others stay text).
+export async function renderContext(tx: Tx, realm: Realm, content: string, author: User): Promise<RenderContext> {
   const c = mentionCandidates(content);
   const ctx: RenderContext = { usersByName: new Map(), usersById: new Map(), groupsByName: new Map(), channelsByName: new Map(), ...(await renderExtras(tx, realm.id, content)) };
   if (c.names.length || c.ids.length) {
-    for (const u of (await listUsers(tx, realm.id)).filter((x) => x.isActive)) {
+    const accessible = await accessibleBy(tx, realm, author);
+    for (const u of (await listUsers(tx, realm.id)).filter((x) => x.isActive && canAccessUser(accessible, x))) {
       const key = u.fullName.toLowerCase();
       if (c.names.includes(key)) ctx.usersByName.set(key, [...(ctx.usersByName.get(key) ?? []), { id: u.id, fullName: u.fullName }]);
       if (c.ids.includes(u.id)) ctx.usersById.set(u.id, { id: u.id, fullName: u.fullName });
@@ -132,7 +139,7 @@ async function checkTopicAllowed(tx: Tx, v: Viewer, stream: Stream, topic: strin
 }
 
 export async function doSendMessage(app: App, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
-  return inTransaction(app, (tx, emit) => sendMessageInTx(tx, emit, realm, sender, input));
+  return inTransaction(app, (tx, emit) => sendMessageInTx(tx, emit, realm, sender, { fakeDomain: realmFakeEmailDomain(app, realm), ...input }));
 }
 
 // The send path inside a caller's transaction, so that work tied to the send (marking a scheduled message
@@ -162,6 +169,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     for (const e of emails) if (!users.some((u) => u.email.toLowerCase() === e.toLowerCase())) throw new ApiError(`Invalid email '${e}'`);
     const inactive = users.find((u) => !u.isActive);
     if (inactive) throw new ApiError(`'${inactive.email}' is no longer using Zulip.`);
+    if (!input.system) await checkRecipientsAccessible(tx, realm, sender, users);
     const others = users.filter((u) => u.id !== sender.id);
     const dmGroup = realmGroupValue(realm, 'direct_message_permission_group', systemGroups);
     if (others.length && !input.system && !inGroupSetting(v, dmGroup)) {
@@ -173,7 +181,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     recipientId = await dmRecipient(tx, realm.id, recipients);
   }
 
-  const ctx = await renderContext(tx, realm, content);
+  const ctx = await renderContext(tx, realm, content, sender);
   const rendered = renderMessage(content, ctx);
   // A topic wildcard mention reaches the topic's participants only, the sender among them.
   const topicParticipants = rendered.topicWildcard && stream ? (await topicSenderIds(tx, stream.id, topic)).add(sender.id) : new Set<number>();
@@ -213,9 +221,13 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     topicLinks: (t: string) => renderTopicLinks(t, ctx.linkifiers ?? []),
   };
   const formatted = formatMessage({ ...message, id }, lookups, { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true });
+  // Subscribers share the channel with a subscribed sender; one posting unsubscribed may be unknown to guests.
+  const blind = stream && !recipientSet.has(sender.id) ? await blindAmong(tx, realm, sender, recipients) : new Set<number>();
+  const fakeDomain = input.fakeDomain ?? fakeEmailDomain(undefined, realm.stringId);
   emit(realm.id, {
     type: 'message',
     message: formatted,
+    ...(blind.size ? { _blind: [...blind], _blind_patch: { message: unknownSender(sender.id, fakeDomain) } } : {}),
     _raw_content: content,
     ...(input.queueId ? { _sender_queue_id: input.queueId, _local_id: input.localId } : {}),
     ...(stream && !stream.inviteOnly ? { _public_channel: true } : {}),

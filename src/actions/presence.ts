@@ -14,6 +14,7 @@ import type { User } from '../store/users.js';
 import { checkHuman } from './checks.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { accessUser } from './users.js';
+import { accessibleBy, audienceOf } from '../permissions/users.js';
 
 const OFFLINE_THRESHOLD = SERVER_LIMITS.server_presence_offline_threshold_seconds;
 // Pings closer together than this change nothing worth storing.
@@ -75,7 +76,8 @@ function keepStored(c: Kept, seq: number, old: KeptRow, stored: Presence): numbe
   return stored.lastUpdateId;
 }
 
-type DataOptions = { lastUpdateId?: number; historyLimitDays: number; modern: boolean };
+// `accessible`: the users the viewer may access (null: everyone), as accessibleBy tells.
+type DataOptions = { lastUpdateId?: number; historyLimitDays: number; modern: boolean; accessible: Set<number> | null };
 
 // Presence of the organization's active human users, changed since an id or seen within the history limit, from
 // rows true to sequence position `seq`.
@@ -86,6 +88,7 @@ function presenceAnswer(rows: Iterable<KeptRow>, seq: number, opts: DataOptions)
   const entries: string[] = [];
   for (const p of rows) {
     if (!p.visible || (after !== undefined ? p.lastUpdateId <= after : p.lastConnectedTime < since)) continue;
+    if (opts.accessible && !opts.accessible.has(p.userId)) continue;
     entries.push(opts.modern ? (p.modern ??= `"${p.userId}":${JSON.stringify(modernPresence(p))}`) : (p.legacy ??= `${JSON.stringify(p.email)}:${JSON.stringify(legacyPresence(p))}`));
   }
   return {
@@ -118,7 +121,7 @@ async function storePresence(tx: Tx, emit: Emit, realm: Realm, user: User, old: 
     const { lastUpdateId, stored } = await savePresence(tx, realm.id, next, old?.lastUpdateId ?? null);
     if (stored) {
       const row = { ...next, lastUpdateId };
-      if (change.announce) announce(emit, realm, user, row);
+      if (change.announce) await announce(tx, emit, realm, user, row);
       return row;
     }
     if (attempt) throw new Error(`presence of user ${user.id} changed under the sequence lock`);
@@ -137,7 +140,8 @@ async function storeQuietly(app: App, realm: Realm, user: User, old: Presence, c
   return saved?.stored ? { ...next, lastUpdateId: saved.lastUpdateId } : undefined;
 }
 
-function announce(emit: Emit, realm: Realm, user: User, stored: Presence) {
+// To those who may access the user.
+async function announce(tx: Tx, emit: Emit, realm: Realm, user: User, stored: Presence) {
   emit(realm.id, {
     type: 'presence',
     user_id: user.id,
@@ -145,7 +149,7 @@ function announce(emit: Emit, realm: Realm, user: User, stored: Presence) {
     server_timestamp: Math.floor(Date.now() / 1000),
     presence: { website: legacyPresence(stored).website },
     _presences: { [user.id]: modernPresence(stored) },
-  }, null);
+  }, await audienceOf(tx, realm, user));
 }
 
 // Turning presence_enabled off makes the user look offline at once; turning it on, active now.
@@ -197,6 +201,7 @@ export async function doUpdatePresence(app: App, realm: Realm, user: User, input
   if (input.pingOnly) return { presence_last_update_id: input.lastUpdateId ?? -1 };
   seq ??= await refreshKept(app.db, realm.id);
   return presenceAnswer(c.rows.values(), seq, {
+    accessible: await accessibleBy(app.db, realm, user),
     lastUpdateId: input.lastUpdateId,
     historyLimitDays: input.historyLimitDays ?? 14,
     modern: input.lastUpdateId !== undefined || input.slimPresence,
@@ -204,8 +209,8 @@ export async function doUpdatePresence(app: App, realm: Realm, user: User, input
 }
 
 // GET /realm/presence: the organization's presence in the legacy format, as the reference server sends it.
-export async function accessRealmPresence(app: App, realm: Realm) {
-  return presenceData(app.db, realm, { historyLimitDays: 14, modern: false, keep: true });
+export async function accessRealmPresence(app: App, realm: Realm, viewer: User) {
+  return presenceData(app.db, realm, { historyLimitDays: 14, modern: false, keep: true, accessible: await accessibleBy(app.db, realm, viewer) });
 }
 
 // GET /users/{user_id_or_email}/presence: one user's presence, `offline` in the aggregate once it is stale (as an

@@ -12,6 +12,9 @@ import { isUniqueViolation } from '../store/tx.js';
 import type { User } from '../store/users.js';
 import { accessMessage } from './messages-fetch.js';
 import { inTransaction, type Emit } from './transaction.js';
+import { blindAmong } from '../permissions/users.js';
+import { unknownReactor } from '../format/users.js';
+import { realmFakeEmailDomain } from './users.js';
 
 export interface ReactionInput {
   emojiName?: string;
@@ -45,7 +48,11 @@ function parseType(raw: string | undefined): ReactionType | undefined {
   return type;
 }
 
-async function emitReaction(tx: Tx, emit: Emit, realm: Realm, user: User, op: 'add' | 'remove', r: Omit<Reaction, 'id'>): Promise<void> {
+// Guests who may not access the reacting user see it as a placeholder.
+async function emitReaction(app: App, tx: Tx, emit: Emit, realm: Realm, user: User, op: 'add' | 'remove', r: Omit<Reaction, 'id'>): Promise<void> {
+  const audience = await messageUserIds(tx, r.messageId);
+  const blind = await blindAmong(tx, realm, user, audience);
+  const unknown = blind.size ? { _blind: [...blind], _blind_patch: { user: { user_id: user.id, ...unknownReactor(user.id, realmFakeEmailDomain(app, realm)) } } } : {};
   emit(realm.id, {
     type: 'reaction',
     op,
@@ -55,7 +62,8 @@ async function emitReaction(tx: Tx, emit: Emit, realm: Realm, user: User, op: 'a
     reaction_type: r.reactionType,
     user_id: user.id,
     user: { user_id: user.id, email: user.email, full_name: user.fullName },
-  }, await messageUserIds(tx, r.messageId));
+    ...unknown,
+  }, audience);
 }
 
 export async function doAddReaction(app: App, realm: Realm, user: User, messageId: number, input: ReactionInput & { emojiName: string }): Promise<void> {
@@ -79,7 +87,7 @@ export async function doAddReaction(app: App, realm: Realm, user: User, messageI
       // Reacting to a channel message one never received gives a row for it, as reading it would.
       if (flags === undefined) await addHistoricalRows(tx, user.id, [message.id], FLAG_BITS.read | FLAG_BITS.historical);
       await insertReaction(tx, reaction);
-      await emitReaction(tx, emit, realm, user, 'add', reaction);
+      await emitReaction(app, tx, emit, realm, user, 'add', reaction);
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyExists();
@@ -118,6 +126,6 @@ export async function doRemoveReaction(app: App, realm: Realm, user: User, messa
     const reaction = await findReaction(tx, message.id, type, code, user.id);
     if (!reaction) throw new ApiError("Reaction doesn't exist.", 'REACTION_DOES_NOT_EXIST');
     await deleteReaction(tx, reaction.id);
-    await emitReaction(tx, emit, realm, user, 'remove', reaction);
+    await emitReaction(app, tx, emit, realm, user, 'remove', reaction);
   });
 }

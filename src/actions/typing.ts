@@ -15,6 +15,8 @@ import { findUsers, type User } from '../store/users.js';
 import { accessMessageForChange } from './message-audience.js';
 import { checkCanEditContent } from './message-edit.js';
 import { inTransaction } from './transaction.js';
+import { checkRecipientsAccessible } from './users.js';
+import { blindAmong } from '../permissions/users.js';
 
 export type TypingOp = 'start' | 'stop';
 
@@ -36,10 +38,12 @@ function emitNow(app: App, realmId: number, event: Record<string, unknown>, user
   return inTransaction(app, async (_tx, emit) => emit(realmId, event, userIds));
 }
 
-async function channelTypingAudience(db: Db, realm: Realm, streamId: number): Promise<number[]> {
+// Guests who may not access the typist (one posting to a public channel unsubscribed) are not told.
+async function channelTypingAudience(db: Db, realm: Realm, typist: User, streamId: number): Promise<number[]> {
   const subs = (await subscriberIds(db, [streamId])).get(streamId) ?? [];
   if (subs.length > MAX_CHANNEL_SIZE_FOR_TYPING) return [];
-  return (await findUsers(db, realm.id, subs)).filter(wantsTyping).map((u) => u.id);
+  const blind = await blindAmong(db, realm, typist, subs);
+  return (await findUsers(db, realm.id, subs)).filter((u) => wantsTyping(u) && !blind.has(u.id)).map((u) => u.id);
 }
 
 // The channel must be one the user could post to, as for sending.
@@ -64,7 +68,7 @@ export async function doSendTyping(app: App, realm: Realm, user: User, input: Ty
     let topic = input.topic.trim();
     if (topic === EMPTY_TOPIC_DISPLAY_NAME || topic === '(no topic)') topic = '';
     const event = { type: 'typing', message_type: 'stream', op: input.op, sender, stream_id: stream.id, topic };
-    return emitNow(app, realm.id, event, await channelTypingAudience(app.db, realm, stream.id));
+    return emitNow(app, realm.id, event, await channelTypingAudience(app.db, realm, user, stream.id));
   }
   if (input.to === undefined) throw new ApiError("Missing 'to' argument");
   if (!input.to.length) throw new ApiError("Empty 'to' list");
@@ -74,6 +78,7 @@ export async function doSendTyping(app: App, realm: Realm, user: User, input: Ty
   const byId = new Map((await findUsers(app.db, realm.id, ids)).map((u) => [u.id, u]));
   for (const id of ids) if (!byId.has(id)) throw new ApiError(`Invalid user ID ${id}`);
   const recipients = ids.map((id) => byId.get(id)!);
+  await checkRecipientsAccessible(app.db, realm, user, recipients);
   const event = { type: 'typing', message_type: 'direct', op: input.op, sender, recipients: recipients.map((u) => ({ user_id: u.id, email: u.email })) };
   return emitNow(app, realm.id, event, recipients.filter(wantsTyping).map((u) => u.id));
 }
@@ -86,7 +91,7 @@ export async function doSendEditTyping(app: App, realm: Realm, user: User, messa
   if (stream) {
     if (!settings.send_stream_typing_notifications) throw new ApiError('User has disabled typing notifications for channel messages');
     const event = { ...base, recipient: { type: 'channel', channel_id: stream.id, topic: message.topic } };
-    return emitNow(app, realm.id, event, await channelTypingAudience(app.db, realm, stream.id));
+    return emitNow(app, realm.id, event, await channelTypingAudience(app.db, realm, user, stream.id));
   }
   if (!settings.send_private_typing_notifications) throw new ApiError('User has disabled typing notifications for direct messages');
   const members = (await dmMembers(app.db, [message.recipientId])).get(message.recipientId) ?? [user.id];

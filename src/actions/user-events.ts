@@ -1,21 +1,12 @@
 // realm_user events reach only those who may access the user (feature level 228), and carry the real e-mail
 // only to those who may see it (feature level 163).
 import { fakeEmail, formatUser, inaccessibleUser } from '../format/users.js';
-import { EMAIL_VISIBILITY, emailVisibility, guestsWithoutAccess, seesDeliveryEmail, userAccessLimited } from '../permissions/users.js';
+import { audienceOf, EMAIL_VISIBILITY, emailVisibility, guestsWithoutAccess, seesDeliveryEmail, userAccessLimited } from '../permissions/users.js';
 import type { Tx } from '../store/db.js';
 import { systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
 import { listUsers, type User } from '../store/users.js';
 import type { Emit } from './transaction.js';
-
-// Who may access `target`: null for everyone (the usual case, decided without listing users).
-async function audienceOf(tx: Tx, realm: Realm, target: User): Promise<number[] | null> {
-  const systemGroups = await systemGroupIds(tx, realm.id);
-  if (target.isBot || !userAccessLimited(realm, systemGroups)) return null;
-  const users = (await listUsers(tx, realm.id)).filter((u) => u.isActive);
-  const blind = await guestsWithoutAccess(tx, realm, systemGroups, target, users);
-  return users.filter((u) => !blind.has(u.id)).map((u) => u.id);
-}
 
 export async function emitPersonUpdate(tx: Tx, emit: Emit, realm: Realm, target: User, person: Record<string, unknown>): Promise<void> {
   emit(realm.id, { type: 'realm_user', op: 'update', person: { user_id: target.id, ...person } }, await audienceOf(tx, realm, target));

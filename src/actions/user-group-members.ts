@@ -9,6 +9,7 @@ import type { UserGroup } from '../store/user-groups.js';
 import { findUser, type User } from '../store/users.js';
 import { accessGroup, actorOf, canManage, checkSubgroups, checkUsers, holds, insufficient } from './user-group-access.js';
 import { inTransaction, type Emit } from './transaction.js';
+import { checkUserAccessible } from './users.js';
 
 const nothingToDo = () => new ApiError('Nothing to do. Specify at least one of "add" or "delete".');
 
@@ -89,11 +90,12 @@ export async function accessGroupMembers(app: App, realm: Realm, id: number, dir
   return [...new Set([...all.values()].flat())].sort((x, y) => x - y);
 }
 
-export async function accessIsGroupMember(app: App, realm: Realm, id: number, userId: number, directOnly: boolean): Promise<boolean> {
+export async function accessIsGroupMember(app: App, realm: Realm, viewer: User, id: number, userId: number, directOnly: boolean): Promise<boolean> {
   const members = await accessGroupMembers(app, realm, id, directOnly);
   const target = await findUser(app.db, realm.id, userId);
   if (!target) throw new ApiError('No such user');
   if (!target.isActive) throw new ApiError('User is deactivated');
+  await checkUserAccessible(app.db, realm, viewer, target);
   return members.includes(userId);
 }
 

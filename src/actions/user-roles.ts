@@ -16,6 +16,7 @@ import { inTransaction, type Emit } from './transaction.js';
 import { emitPersonUpdate } from './user-events.js';
 import { checkAdministrator, OrganizationOwnerRequired } from './users.js';
 import { isFullMember } from './full-members.js';
+import { closeQueuesOf, roleChangedForQueues } from './queue-rights.js';
 
 async function accessTarget(tx: Tx, realm: Realm, id: number): Promise<User> {
   const target = await findUser(tx, realm.id, id);
@@ -53,6 +54,7 @@ export async function changeRoleInTx(tx: Tx, emit: Emit, realm: Realm, actor: Us
   checkAdministrator(actor);
   if (await isLastOwner(tx, realm, target)) throw new ApiError('The owner permission cannot be removed from the only organization owner.');
   await updateUser(tx, target.id, { role });
+  await roleChangedForQueues(tx, emit, realm, target, role);
   await moveRoleGroups(tx, emit, realm, target, role as Role);
   await emitPersonUpdate(tx, emit, realm, target, { role });
   await applyViewerRoleChange(tx, emit, realm, target, target.role, role);
@@ -88,6 +90,7 @@ export async function setActiveInTx(tx: Tx, emit: Emit, realm: Realm, actor: Use
     if (await isLastOwner(tx, realm, target)) throw new ApiError('Cannot deactivate the only organization owner', 'CANNOT_DEACTIVATE_LAST_USER');
   }
   await updateUser(tx, target.id, { isActive: active });
+  if (!active) await closeQueuesOf(tx, emit, realm, target);
   await touchPresence(tx, realm.id, target.id);
   await emitPersonUpdate(tx, emit, realm, target, { is_active: active });
   if (target.isBot) emit(realm.id, { type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: active } }, await botAudience(tx, realm, target));

@@ -12,6 +12,7 @@ import { findUsers, listUsers, updateUser, type User } from '../store/users.js';
 import { checkHuman } from './checks.js';
 import { applyContext, applySettings } from './settings.js';
 import { inTransaction } from './transaction.js';
+import { accessibleBy, audienceOf, canAccessUser } from '../permissions/users.js';
 
 // Kept with the user's settings under a bookkeeping key (names starting with `_` are not settings).
 const STATUS = '_status';
@@ -73,15 +74,16 @@ export async function doUpdateStatus(app: App, realm: Realm, user: User, input: 
       const [fresh] = await findUsers(tx, realm.id, [user.id]);
       await applySettings(applyContext(app, tx, emit, realm), fresh, { presence_enabled: !input.away }, true, false);
     }
-    emit(realm.id, event, null);
+    emit(realm.id, event, await audienceOf(tx, realm, user));
   });
 }
 
-// The register block: every user with a status set, keyed by user id.
-export async function userStatusState(db: Db, realm: Realm): Promise<{ user_status: Record<string, Status & { away?: boolean }> }> {
+// The register block: every user with a status set whom the viewer may access, keyed by user id.
+export async function userStatusState(db: Db, realm: Realm, viewer: User): Promise<{ user_status: Record<string, Status & { away?: boolean }> }> {
   const out: Record<string, Status & { away?: boolean }> = {};
+  const accessible = await accessibleBy(db, realm, viewer);
   for (const u of await listUsers(db, realm.id)) {
-    if (!u.isActive) continue;
+    if (!u.isActive || !canAccessUser(accessible, u)) continue;
     const s = (u.settings[STATUS] as Status | undefined) ?? {};
     const entry: Status & { away?: boolean } = {};
     if (s.status_text) entry.status_text = s.status_text;

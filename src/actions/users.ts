@@ -3,8 +3,8 @@ import { nowSeconds } from '../app.js';
 import { fakeEmailDomain } from '../format/users.js';
 import { ApiError } from '../http/errors.js';
 import { randomToken } from '../lib/secrets.js';
-import { accessibleUserIds, canAccessUser, EMAIL_VISIBILITY, seesDeliveryEmail, emailVisibility } from '../permissions/users.js';
-import type { Tx } from '../store/db.js';
+import { accessibleBy, accessibleUserIds, canAccessUser, EMAIL_VISIBILITY, seesDeliveryEmail, emailVisibility } from '../permissions/users.js';
+import type { Db, Tx } from '../store/db.js';
 import { syncRoleGroups, systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
 import { isFullMember } from './full-members.js';
@@ -114,9 +114,22 @@ export async function lookUpUser(app: App, realm: Realm, viewer: User, key: { id
   return { user, accessible: canAccessUser(accessible, user) };
 }
 
+// Reading another user needs access to them, as the reference's access_user_by_id (for_admin=False) checks.
+export async function checkUserAccessible(db: Db, realm: Realm, viewer: User, target: User): Promise<void> {
+  if (!canAccessUser(await accessibleBy(db, realm, viewer), target)) throw new ApiError('Insufficient permission');
+}
+
 export async function accessUser(app: App, realm: Realm, viewer: User, key: { id?: number; email?: string }): Promise<User> {
   const found = await lookUpUser(app, realm, viewer, key);
   if (!found) throw new ApiError('No such user');
   if (!found.accessible) throw new ApiError('Insufficient permission');
   return found.user;
+}
+
+// Direct messages and typing notifications go only to users the sender may access, with the reference's error.
+export async function checkRecipientsAccessible(db: Db, realm: Realm, sender: User, recipients: User[]): Promise<void> {
+  const accessible = await accessibleBy(db, realm, sender);
+  if (recipients.some((u) => u.id !== sender.id && !canAccessUser(accessible, u))) {
+    throw new ApiError('You do not have permission to access some of the recipients.');
+  }
 }

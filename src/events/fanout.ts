@@ -13,12 +13,15 @@ export interface QueueIndex {
 // (serializeEvents). `overflow` is called for a queue the event would make too long.
 export function fanOut(e: LoggedEvent, index: QueueIndex, maxQueueLength: number, overflow: (q: EventQueue) => void, only?: EventQueue): void {
   const formatted = new Map<string, Record<string, unknown>>();
+  // Guests who may not access a user the event shows get it with that user as a placeholder (`_blind_patch`).
+  const blind = Array.isArray(e.event._blind) ? new Set(e.event._blind as number[]) : null;
   const offer = (q: EventQueue, flags: string[]) => {
     if (q.realmId !== e.realmId || e.id <= q.baseEventId) return;
     if (!accepts(q.options, e.event, flags)) return;
-    const key = flavourKey(q.options);
+    const unknown = !!blind?.has(q.userId);
+    const key = flavourKey(q.options) + (unknown ? '?' : '');
     let event = formatted.get(key);
-    if (!event) formatted.set(key, (event = reformat(q.options, e.event)));
+    if (!event) formatted.set(key, (event = reformat(q.options, e.event, unknown)));
     if (e.event.type === 'message') {
       if (e.event._sender_queue_id === q.id) event = { ...event, flags, local_message_id: e.event._local_id };
       else {

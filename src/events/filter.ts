@@ -59,7 +59,20 @@ export function flavourKey(q: QueueOptions): string {
 }
 
 // Events in the log may carry fields for the server only (names starting with `_`); clients never see them.
-export function reformat(q: QueueOptions, event: Record<string, unknown>): Record<string, unknown> {
+export function reformat(q: QueueOptions, event: Record<string, unknown>, blind = false): Record<string, unknown> {
+  const out = reformatFor(q, event);
+  if (blind) applyPatch(out, event._blind_patch as Record<string, unknown> | undefined);
+  return out;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+// Replaces the fields that show a user with their placeholder; nested objects (the message) are merged.
+function applyPatch(out: Record<string, unknown>, patch: Record<string, unknown> | undefined): void {
+  for (const [k, v] of Object.entries(patch ?? {})) out[k] = isRecord(out[k]) && isRecord(v) ? { ...out[k], ...v } : v;
+}
+
+function reformatFor(q: QueueOptions, event: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(event)) if (!k.startsWith('_')) out[k] = v;
   if (event.type === 'realm_user' && q.clientGravatar && !event._avatar_for_all) {

@@ -71,6 +71,7 @@ export class EventQueue {
   replayFrom = 0; // the log position the queue's row had acknowledged: the log may have been pruned below it
   restartNotice = false; // whether the replay begins with a restart event
   resyncing: Promise<void> | null = null;
+  failure: Error | null = null; // why the queue was closed under a parked poll, for that poll's answer
 
   constructor(
     readonly id: string,

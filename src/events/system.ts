@@ -3,8 +3,10 @@
 // this process while another one registered or served them (any process may serve any queue).
 import crypto from 'node:crypto';
 import type { App } from '../app.js';
-import { deleteIdleQueueRows, deleteQueueRows, findQueueRow, insertQueueRow, lastEventId, pruneEvents, readEvents, type LoggedEvent } from '../store/events.js';
-import { ApiError } from '../http/errors.js';
+import { deleteIdleQueueRows, deleteQueueRows, findQueueRow, lastEventId, pruneEvents, readEvents, type LoggedEvent } from '../store/events.js';
+import { ApiError, UserDeactivatedError } from '../http/errors.js';
+import { insertQueueRowCapped } from '../store/queue-rows.js';
+import { applyQueueControl, isQueueControl, overBudget } from './control.js';
 import { FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
 import { CHANGE_LOG_KEEP_SECONDS, pruneCacheChanges } from '../store/cache.js';
 import { fanOut, type QueueIndex } from './fanout.js';
@@ -26,6 +28,8 @@ export interface EventSettings {
   gcIntervalSeconds: number;
   maxQueueLength: number;
   logPollMs: number;
+  maxQueuesPerUser: number; // live queues one user may have, over all processes
+  maxQueuedEvents: number; // events all of this process's queues may hold together
 }
 
 export class EventSystem {
@@ -122,17 +126,32 @@ export class EventSystem {
 
   private deliver(e: LoggedEvent, only?: EventQueue): void {
     if (e.id > this.lastSeen) this.lastSeen = e.id;
+    if (isQueueControl(e)) {
+      const ids = new Set((e.users ?? []).map((r) => (typeof r === 'number' ? r : r.id)));
+      const queues = only ? [only].filter((q) => ids.has(q.userId)) : [...ids].flatMap((id) => [...(this.index.byUser.get(id) ?? [])]);
+      return applyQueueControl(e, queues, (q) => {
+        q.failure = new UserDeactivatedError();
+        this.remove(q, 'deactivated', true); // the deactivating transaction deleted the rows
+      });
+    }
     fanOut(e, this.index, this.settings.maxQueueLength, (q) => this.remove(q, 'overflow'), only);
   }
 
-  // A new queue receives every event logged after `baseEventId`, the log position its state was read at.
+  // A new queue receives every event logged after `baseEventId`, the log position its state was read at. The
+  // user's least recently polled queues beyond maxQueuesPerUser go (their rows at once; other processes' copies
+  // when they next compare with the rows, see reconcileQueues).
   async register(realmId: number, userId: number, options: QueueOptions, idleTimeoutSecs: number, baseEventId: number): Promise<EventQueue> {
     const now = Math.floor(Date.now() / 1000);
     const q = new EventQueue(crypto.randomUUID(), realmId, userId, options, idleTimeoutSecs, baseEventId, now);
-    await insertQueueRow(this.app.db, {
+    await saveQueues(this.app.db, [...(this.index.byUser.get(userId) ?? [])]); // so that their rows tell who polled last
+    const evicted = await insertQueueRowCapped(this.app.db, this.app.dialect, {
       id: q.id, realmId, userId, options: options as unknown as Record<string, unknown>, created: now, lastPoll: now,
       idleTimeout: idleTimeoutSecs, baseEventId, ackedEventId: baseEventId, lastId: q.lastId,
-    });
+    }, this.settings.maxQueuesPerUser);
+    for (const id of evicted) {
+      const old = this.queues.get(id);
+      if (old) this.remove(old, 'too many queues', true);
+    }
     await this.serial(async () => {
       await this.deliverRange(q, baseEventId, this.lastSeen);
       this.indexQueue(q);
@@ -243,9 +262,9 @@ export class EventSystem {
       q.answered();
       return Promise.resolve(q.events.slice());
     }
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const jitter = this.settings.heartbeatSeconds >= 20 ? (Math.random() - 0.5) * 0.2 : 0;
-      q.park(resolve, this.settings.heartbeatSeconds * 1000 * (1 + jitter), () => this.lastSeen, this.settings.coalesceMs);
+      q.park((events) => (q.failure ? reject(q.failure) : resolve(events)), this.settings.heartbeatSeconds * 1000 * (1 + jitter), () => this.lastSeen, this.settings.coalesceMs);
       onClose(() => {
         q.abandonPoll(resolve);
         resolve([]);
@@ -286,6 +305,7 @@ export class EventSystem {
   }
 
   private async sync(): Promise<void> {
+    for (const q of overBudget(this.queues.values(), this.settings.maxQueuedEvents)) this.remove(q, 'memory');
     await this.flush();
     const held = (q: EventQueue) => this.queues.get(q.id) === q;
     await reconcileQueues(this.app.db, [...this.queues.values()], this.settings.heartbeatSeconds, held, (q, why) => this.remove(q, why, true));

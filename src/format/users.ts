@@ -53,7 +53,7 @@ export function formatUser(user: User, opts: UserFormatOptions): Record<string, 
   return out;
 }
 
-const INACCESSIBLE_USER_NAME = 'Unknown user';
+export const INACCESSIBLE_USER_NAME = 'Unknown user';
 export const INACCESSIBLE_USER_AVATAR = '/static/images/unknown-user-avatar.png';
 
 // What a guest limited by can_access_all_users_group is told about a user they may not access: placeholder data
@@ -78,6 +78,16 @@ export function inaccessibleUser(id: number, fakeDomain: string, profileData: bo
     avatar_version: 1,
     ...(profileData ? { profile_data: {} } : {}),
   };
+}
+
+// The sender fields of a message whose sender the viewer may not access, as the reference server sends them.
+export function unknownSender(id: number, fakeDomain: string): Record<string, unknown> {
+  return { sender_full_name: INACCESSIBLE_USER_NAME, sender_email: fakeEmail(id, fakeDomain), avatar_url: INACCESSIBLE_USER_AVATAR };
+}
+
+// The e-mail and name in a reaction's (deprecated) user object for a reacting user the viewer may not access.
+export function unknownReactor(id: number, fakeDomain: string): { email: string; full_name: string } {
+  return { email: fakeEmail(id, fakeDomain), full_name: INACCESSIBLE_USER_NAME };
 }
 
 // The API e-mail of a user whose real address is not visible to everyone.

@@ -5,7 +5,7 @@ import type { App } from '../app.js';
 import { constantTimeEqual } from '../lib/secrets.js';
 import { findRealmBySubdomain, type Realm } from '../store/realms.js';
 import { findUserByEmail, type User } from '../store/users.js';
-import { ApiError, UnauthorizedError } from './errors.js';
+import { ApiError, UnauthorizedError, UserDeactivatedError } from './errors.js';
 
 const IPV4 = /^\d+\.\d+\.\d+\.\d+$/;
 
@@ -50,7 +50,7 @@ export async function authenticateUser(app: App, realm: Realm, creds: BasicCrede
   // Compare even when there is no such user, so that timing does not reveal which e-mails exist.
   const keyMatches = constantTimeEqual(user?.apiKey ?? '-'.repeat(32), creds.password);
   if (!user || !keyMatches) throw new UnauthorizedError('Invalid API key');
-  if (!user.isActive) throw new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401, {}, challenge);
+  if (!user.isActive) throw new UserDeactivatedError();
   if (realm.deactivated) {
     throw new ApiError('This organization has been deactivated', 'REALM_DEACTIVATED', 401, {}, challenge);
   }

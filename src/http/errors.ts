@@ -13,6 +13,12 @@ export class ApiError extends Error {
   }
 }
 
+export class UserDeactivatedError extends ApiError {
+  constructor() {
+    super('Account is deactivated', 'USER_DEACTIVATED', 401, {}, { 'WWW-Authenticate': 'Basic realm="zulip"' });
+  }
+}
+
 export class MissingArgumentError extends ApiError {
   constructor(name: string) {
     super(`Missing '${name}' argument`, 'REQUEST_VARIABLE_MISSING', 400, { var_name: name });

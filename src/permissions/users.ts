@@ -6,7 +6,8 @@ import { userSetting } from '../state/user-settings.js';
 import type { Db } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import { acquaintanceIds } from '../store/user-access.js';
-import { ROLE, type User } from '../store/users.js';
+import { systemGroupIds } from '../store/groups.js';
+import { findUsers, listUsers, ROLE, type User } from '../store/users.js';
 
 export const EMAIL_VISIBILITY = { everyone: 1, members: 2, admins: 3, nobody: 4, moderators: 5 } as const;
 
@@ -62,4 +63,29 @@ export async function guestsWithoutAccess(db: Db, realm: Realm, systemGroups: Ma
   if (!guests.length) return new Set();
   const known = await acquaintanceIds(db, target.id);
   return new Set(guests.filter((g) => !known.has(g.id)).map((g) => g.id));
+}
+
+// The users of `candidates` (ids) who are guests unable to access `target`: empty unless access is limited.
+export async function blindAmong(db: Db, realm: Realm, target: User, candidates: Iterable<number>): Promise<Set<number>> {
+  if (target.isBot) return new Set();
+  const systemGroups = await systemGroupIds(db, realm.id);
+  if (!userAccessLimited(realm, systemGroups)) return new Set();
+  const ids = [...new Set(candidates)].filter((id) => id !== target.id);
+  return guestsWithoutAccess(db, realm, systemGroups, target, await findUsers(db, realm.id, ids));
+}
+
+// The active users who may access `target`: null for everyone (the usual case, decided without listing users).
+// Events about a user (their profile, presence, status) reach exactly these.
+export async function audienceOf(db: Db, realm: Realm, target: User): Promise<number[] | null> {
+  const systemGroups = await systemGroupIds(db, realm.id);
+  if (target.isBot || !userAccessLimited(realm, systemGroups)) return null;
+  const users = (await listUsers(db, realm.id)).filter((u) => u.isActive);
+  const blind = await guestsWithoutAccess(db, realm, systemGroups, target, users);
+  return users.filter((u) => !blind.has(u.id)).map((u) => u.id);
+}
+
+// The users `viewer` may access (null: everyone), the organization's system groups read here.
+export async function accessibleBy(db: Db, realm: Realm, viewer: User): Promise<Set<number> | null> {
+  if (viewer.role !== ROLE.guest) return null;
+  return accessibleUserIds(db, realm, await systemGroupIds(db, realm.id), viewer);
 }

@@ -76,7 +76,7 @@ export const messageRoutes = [
     params: { message_id: int(), apply_markdown: bool().default(true), allow_empty_topic_name: bool().default(false) },
     handler: async ({ app, realm, user, params }) => {
       const { message } = await accessMessage(app.db, realm, user, params.message_id);
-      const [formatted] = await formatMessages(app.db, realm, user, [message], {
+      const [formatted] = await formatMessages(app, realm, user, [message], {
         applyMarkdown: params.apply_markdown,
         clientGravatar: false,
         allowEmptyTopicName: params.allow_empty_topic_name,

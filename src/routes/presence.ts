@@ -32,7 +32,7 @@ export const presenceRoutes = [
     auth: 'user',
     summary: "The organization's presence (legacy format)",
     params: {},
-    handler: ({ app, realm }) => accessRealmPresence(app, realm),
+    handler: ({ app, realm, user }) => accessRealmPresence(app, realm, user),
   }),
   route({
     method: 'GET',

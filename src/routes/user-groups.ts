@@ -56,8 +56,8 @@ export const userGroupRoutes = [
   route({
     method: 'GET', path: '/user_groups/{user_group_id}/members/{user_id}', auth: 'user', summary: 'Whether a user is a member',
     params: { user_group_id: int(), user_id: int(), direct_member_only: bool().default(false) },
-    handler: async ({ app, realm, params }) => ({
-      is_user_group_member: await accessIsGroupMember(app, realm, params.user_group_id, params.user_id, params.direct_member_only),
+    handler: async ({ app, realm, user, params }) => ({
+      is_user_group_member: await accessIsGroupMember(app, realm, user, params.user_group_id, params.user_id, params.direct_member_only),
     }),
   }),
   route({

@@ -4,6 +4,7 @@ import type { Db } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
 import { isGuest } from '../permissions/channels.js';
+import { accessibleBy } from '../permissions/users.js';
 import { realmState } from './realm.js';
 import { realmUserState } from './realm-users.js';
 import { userSettingsState } from './user-settings.js';
@@ -70,18 +71,25 @@ const PRODUCERS: Record<string, Producer> = {
   update_message_flags: (ctx) => (ctx.user && (!ctx.types || ctx.types.has('message')) ? unreadState(ctx.db, ctx.user) : {}),
   starred_messages: (ctx) => (ctx.user ? starredState(ctx.db, ctx.user) : { starred_messages: [] }),
   recent_private_conversations: (ctx) => (ctx.user ? recentConversationsState(ctx.db, ctx.user) : { recent_private_conversations: [] }),
-  presence: (ctx) =>
+  presence: async (ctx) =>
     ctx.user
-      ? presenceData(ctx.db, ctx.realm, { historyLimitDays: ctx.options.presenceHistoryLimitDays ?? 14, modern: ctx.options.slimPresence })
+      ? presenceData(ctx.db, ctx.realm, {
+          historyLimitDays: ctx.options.presenceHistoryLimitDays ?? 14,
+          modern: ctx.options.slimPresence,
+          accessible: await accessibleBy(ctx.db, ctx.realm, ctx.user),
+        })
       : { presences: {}, presence_last_update_id: -1, server_timestamp: Date.now() / 1000 },
   drafts: async (ctx) => ({ drafts: ctx.user ? await listDrafts(ctx.db, ctx.user.id) : [] }),
   saved_snippets: async (ctx) => ({ saved_snippets: ctx.user ? await listSnippets(ctx.db, ctx.user.id) : [] }),
   navigation_views: async (ctx) => ({ navigation_views: ctx.user ? await listViews(ctx.db, ctx.user.id) : [] }),
-  realm_user_groups: async (ctx) => ({ realm_user_groups: await groupRecords(ctx.db, ctx.realm, !!ctx.options.capabilities.include_deactivated_groups) }),
+  // Spectators, who get no user list, learn no membership either (who administers the organization).
+  realm_user_groups: async (ctx) => ({
+    realm_user_groups: (await groupRecords(ctx.db, ctx.realm, !!ctx.options.capabilities.include_deactivated_groups)).map((g) => (ctx.user ? g : { ...g, members: [] })),
+  }),
   scheduled_messages: async (ctx) => ({ scheduled_messages: ctx.user ? (await listScheduled(ctx.db, ctx.user.id)).map(formatScheduled) : [] }),
   reminders: async (ctx) => ({ reminders: ctx.user ? await reminderList(ctx.db, ctx.user) : [] }),
   // Guests are not offered default channels, as in the reference server.
-  user_status: (ctx) => (ctx.user ? userStatusState(ctx.db, ctx.realm) : { user_status: {} }),
+  user_status: (ctx) => (ctx.user ? userStatusState(ctx.db, ctx.realm, ctx.user) : { user_status: {} }),
   default_streams: async (ctx) => ({ realm_default_streams: ctx.user && !isGuest(ctx.user) ? await defaultStreamsState(ctx.db, ctx.realm) : [] }),
   user_topic: (ctx) => userTopicsState(ctx.db, ctx.user, ctx.options.capabilities),
   muted_topics: (ctx) => mutedTopicsState(ctx.db, ctx.user, ctx.types),
