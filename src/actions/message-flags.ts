@@ -3,7 +3,7 @@ import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
 import type { Db, Tx } from '../store/db.js';
 import {
-  addHistoricalRows, changeFlag, dmMembers, FLAG_BITS, findMessages, flaggedMessageIds, recentDmConversations, topicKey, unreadMessages,
+  addHistoricalRows, changeFlag, dmMembers, FLAG_BITS, findMessages, starredMessageIds, recentDmConversations, topicKey, unreadMessages,
   userMessageFlags,
 } from '../store/messages.js';
 import type { Realm } from '../store/realms.js';
@@ -153,7 +153,7 @@ export async function unreadState(db: Db, user: User) {
 }
 
 export async function starredState(db: Db, user: User) {
-  return { starred_messages: await flaggedMessageIds(db, user.id, FLAG_BITS.starred) };
+  return { starred_messages: await starredMessageIds(db, user.id) };
 }
 
 export async function recentConversationsState(db: Db, user: User) {
