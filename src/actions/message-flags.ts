@@ -1,6 +1,7 @@
 // Changing per-user message flags (by id or over a narrow), and the unread/starred state register reports.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
+import { Pacer } from '../lib/pace.js';
 import type { Db, Tx } from '../store/db.js';
 import {
   addHistoricalRows, changeFlag, dmMembers, FLAG_BITS, findMessages, starredMessageIds, recentDmConversations, topicKey, unreadMessages,
@@ -124,7 +125,9 @@ export async function unreadState(db: Db, user: User) {
     if (ids) ids.push(id);
     else map.set(key, [id]);
   };
+  const pacer = new Pacer();
   for (const u of unread) {
+    if (pacer.due()) await pacer.pause();
     const muted = u.streamId !== null && isMuted(u.streamId, u.topic);
     if (!muted) count++;
     // Wildcard mentions in muted topics do not count as mentions; personal mentions always do.

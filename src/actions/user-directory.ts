@@ -2,6 +2,7 @@
 // data, and for guests limited by can_access_all_users_group, "Unknown user" placeholders (or nothing, with
 // the user_list_incomplete capability) for the users they may not access.
 import type { App } from '../app.js';
+import { Pacer } from '../lib/pace.js';
 import { formatUser, inaccessibleUser } from '../format/users.js';
 import { accessibleUserIds, canAccessUser, emailVisibility, seesDeliveryEmail } from '../permissions/users.js';
 import type { Db } from '../store/db.js';
@@ -24,7 +25,9 @@ export async function userObjects(app: App, db: Db, realm: Realm, viewer: User, 
   // One query for the whole organization when listing many users; just theirs otherwise.
   const profiles = opts.includeCustomProfileFields ? await profileValues(db, realm.id, users.length > 100 ? null : users.map((u) => u.id)) : null;
   const out: Record<string, unknown>[] = [];
+  const pacer = new Pacer();
   for (const u of users) {
+    if (pacer.due()) await pacer.pause();
     if (!canAccessUser(accessible, u)) {
       if (!opts.userListIncomplete) out.push(inaccessibleUser(u.id, realmFakeEmailDomain(app, realm), !!profiles));
       continue;

@@ -18,6 +18,7 @@ import type { Schema } from './schema.js';
 
 // CommonJS run by each worker; the module path comes from the parent, so it resolves wherever the process runs.
 // Statements are prepared once per connection, as on the serving one.
+const CHUNK = 2000;
 const WORKER = `
 const { workerData, parentPort } = require('node:worker_threads');
 const SQLite = require(workerData.module);
@@ -32,15 +33,20 @@ parentPort.on('message', ({ sql, parameters }) => {
       statement = db.prepare(sql);
       statements.set(sql, statement);
     }
-    if (statement.reader) parentPort.postMessage({ rows: statement.all(parameters) });
-    else parentPort.postMessage({ rows: [], changes: statement.run(parameters).changes });
+    if (!statement.reader) return parentPort.postMessage({ rows: [], changes: statement.run(parameters).changes, done: true });
+    // Rows go in parts: each part is copied into the serving thread as a task of its own, so that a large result
+    // (50,000 users) does not hold its event loop while it arrives.
+    const rows = statement.all(parameters);
+    let i = 0;
+    for (; rows.length - i > ${CHUNK}; i += ${CHUNK}) parentPort.postMessage({ rows: rows.slice(i, i + ${CHUNK}), done: false });
+    parentPort.postMessage({ rows: i ? rows.slice(i) : rows, done: true });
   } catch (err) {
-    parentPort.postMessage({ error: { message: String(err && err.message), code: err && err.code } });
+    parentPort.postMessage({ error: { message: String(err && err.message), code: err && err.code }, done: true });
   }
 });
 `;
 
-type Reply = { rows: unknown[]; changes?: number; error?: { message: string; code?: string } };
+type Reply = { rows: unknown[]; done: boolean; changes?: number; error?: { message: string; code?: string } };
 
 class DatabaseError extends Error {
   constructor(message: string, readonly code?: string) {
@@ -50,7 +56,7 @@ class DatabaseError extends Error {
 
 // One worker is one connection: Kysely leases it for a statement, or for a whole transaction (a snapshot).
 class WorkerConnection implements DatabaseConnection {
-  private pending: { resolve(r: QueryResult<never>): void; reject(e: unknown): void } | null = null;
+  private pending: { resolve(r: QueryResult<never>): void; reject(e: unknown): void; rows: unknown[] } | null = null;
   readonly worker: Worker;
 
   constructor(module: string, file: string, private onExit: (c: WorkerConnection) => void) {
@@ -58,10 +64,15 @@ class WorkerConnection implements DatabaseConnection {
     this.worker.unref();
     this.worker.on('message', (reply: Reply) => {
       const p = this.pending;
-      this.pending = null;
       if (!p) return;
-      if (reply.error) p.reject(new DatabaseError(reply.error.message, reply.error.code));
-      else p.resolve({ rows: reply.rows as never[], numAffectedRows: reply.changes === undefined ? undefined : BigInt(reply.changes) });
+      if (!reply.done) {
+        for (const r of reply.rows) p.rows.push(r);
+        return;
+      }
+      this.pending = null;
+      if (reply.error) return p.reject(new DatabaseError(reply.error.message, reply.error.code));
+      const rows = p.rows.length ? (reply.rows.forEach((r) => p.rows.push(r)), p.rows) : reply.rows;
+      p.resolve({ rows: rows as never[], numAffectedRows: reply.changes === undefined ? undefined : BigInt(reply.changes) });
     });
     const fail = (err: unknown) => {
       this.pending?.reject(err);
@@ -74,7 +85,7 @@ class WorkerConnection implements DatabaseConnection {
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     return new Promise((resolve, reject) => {
-      this.pending = { resolve: resolve as never, reject };
+      this.pending = { resolve: resolve as never, reject, rows: [] };
       this.worker.postMessage({ sql: query.sql, parameters: query.parameters });
     });
   }
