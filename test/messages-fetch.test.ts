@@ -80,7 +80,7 @@ describe('anchors and windows', () => {
   });
 
   test('bad anchors and oversized windows', async () => {
-    assertError(await server.as('hamlet').get('/messages', { anchor: 'middle', num_before: 1 }), 'Invalid anchor');
+    assertError(await server.as('hamlet').get('/messages', { anchor: 'middle', num_before: 1, num_after: 0 }), 'Invalid anchor');
     assertError(await server.as('hamlet').get('/messages', { anchor: 'newest', num_before: 4000, num_after: 1001 }), 'Too many messages requested (maximum 5000).');
     const neg = await server.as('hamlet').get('/messages', { anchor: 'newest', num_before: -1 });
     assert.equal(neg.status, 400);
@@ -91,7 +91,7 @@ describe('who reads what', () => {
   test('a private channel with protected history: outsiders see nothing; new subscribers only what follows', async () => {
     const secret = await createChannel(server, 'iago', ['iago', 'shiva'], { invite_only: true });
     const before = await sendToChannel(server, 'shiva', secret, 't', 'before hamlet joined');
-    const bad = await server.as('hamlet').get('/messages', { anchor: 'newest', num_before: 10, narrow: [{ operator: 'channel', operand: secret }] });
+    const bad = await server.as('hamlet').get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'channel', operand: secret }] });
     assertError(bad, `Invalid narrow operator: unknown channel ${secret}`, 'BAD_NARROW');
     assert.ok(!ids(await fetchMessages(server, 'hamlet', {})).includes(before));
     assertError(await server.as('hamlet').get(`/messages/${before}`), 'Invalid message(s)');
@@ -123,7 +123,7 @@ describe('who reads what', () => {
     const single = await server.as('shiva').get(`/messages/${sent[0]}`);
     assert.equal(single.status, 200, single.text);
     assert.deepEqual(single.body.message.flags, ['read', 'historical']);
-    assertError(await server.as('polonius').get('/messages', { anchor: 'newest', num_before: 5, narrow }), `Invalid narrow operator: unknown channel ${name}`, 'BAD_NARROW');
+    assertError(await server.as('polonius').get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow }), `Invalid narrow operator: unknown channel ${name}`, 'BAD_NARROW');
     assertError(await server.as('polonius').get(`/messages/${sent[0]}`), 'Invalid message(s)');
     const publicOnes = await fetchMessages(server, 'shiva', { narrow: [{ operator: 'channels', operand: 'public' }] });
     assert.ok(sent.every((id) => ids(publicOnes).includes(id)));

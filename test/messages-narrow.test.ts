@@ -98,7 +98,7 @@ describe('operators', () => {
   });
 
   test('bad narrows', async () => {
-    const get = (narrow: ParamValue) => server.as('hamlet').get('/messages', { anchor: 'newest', num_before: 5, narrow });
+    const get = (narrow: ParamValue) => server.as('hamlet').get('/messages', { anchor: 'newest', num_before: 5, num_after: 0, narrow });
     assertError(await get([['frobnicate', 'x']]), 'Invalid narrow operator: unknown operator frobnicate', 'BAD_NARROW');
     assertError(await get([['is', 'bogus']]), "Invalid narrow operator: unknown 'is' operand bogus", 'BAD_NARROW');
     assertError(await get([['has', 'bogus']]), "Invalid narrow operator: unknown 'has' operand bogus", 'BAD_NARROW');

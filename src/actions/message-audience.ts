@@ -1,58 +1,50 @@
-// Who may read messages of a channel, and so who is told when they change, move or disappear.
-import { ApiError } from '../http/errors.js';
-import { hasContentAccess, isGuest } from '../permissions/channels.js';
+// Who is told when messages change, move or disappear: those who may access them by the rule of
+// src/permissions/messages.ts, as the reference server's event_recipient_ids_for_action_on_messages.
+import { canAccessMessage } from '../permissions/messages.js';
 import type { Db, Tx } from '../store/db.js';
 import { groupsOfUser } from '../store/groups.js';
 import { messageRows, oldestMessageId } from '../store/message-edits.js';
-import { flagNames, type Message } from '../store/messages.js';
+import { flagNames } from '../store/messages.js';
 import type { Realm } from '../store/realms.js';
-import { findStream, updateStream, type Stream } from '../store/streams.js';
-import { findSubscription, subscriberIds } from '../store/subscriptions.js';
+import { updateStream, type Stream } from '../store/streams.js';
+import { subscriberIds } from '../store/subscriptions.js';
 import { listUsers, type User } from '../store/users.js';
 import { channelAudience } from './channels.js';
-import { accessMessage } from './messages-fetch.js';
 import type { Emit } from './transaction.js';
-
-// A message the caller is about to change (edit, delete, announce typing on): one they may read, and for a
-// channel message one in a channel they may read now, as the reference server requires of modifications.
-export async function accessMessageForChange(db: Db, realm: Realm, user: User, id: number): Promise<{ message: Message; stream: Stream | null }> {
-  const { message } = await accessMessage(db, realm, user, id);
-  if (message.streamId === null) return { message, stream: null };
-  const stream = (await findStream(db, realm.id, message.streamId))!;
-  const sub = await findSubscription(db, user.id, stream.id);
-  if (!hasContentAccess({ user, groups: await groupsOfUser(db, user.id) }, stream, sub)) throw new ApiError('Invalid message(s)');
-  return { message, stream };
-}
 
 export interface ChannelReaders {
   subscribers: Set<number>;
-  // Whether a user may read the channel's messages they hold a row for.
-  canRead(userId: number): Promise<boolean>;
+  // Whether a user may access the channel's messages: those they hold a row for (`received`), or any.
+  canRead(userId: number, received?: boolean): Promise<boolean>;
 }
 
-// Subscribers read a channel; others when it is public (not to guests) or web-public, or through the groups
-// that grant content access. Groups are loaded only for the users that last case concerns.
+const NO_GROUPS = new Set<number>();
+
+// The access rule applied to many users of one channel. Groups can only add access and a subscriber needs none,
+// so they are loaded only for the few others the rule refuses without them (removed members, guests).
 export async function channelReaders(db: Db, realmId: number, stream: Stream, users?: Map<number, User>): Promise<ChannelReaders> {
   const subscribers = new Set((await subscriberIds(db, [stream.id])).get(stream.id) ?? []);
   const byId = users ?? new Map((await listUsers(db, realmId)).map((u) => [u.id, u]));
   return {
     subscribers,
-    async canRead(userId) {
+    async canRead(userId, received = true) {
       const user = byId.get(userId);
       if (!user?.isActive) return false;
-      if (subscribers.has(userId)) return true;
-      if ((!stream.inviteOnly && !isGuest(user)) || stream.isWebPublic) return true;
-      return hasContentAccess({ user, groups: await groupsOfUser(db, userId) }, stream);
+      const subscribed = subscribers.has(userId);
+      const place = { stream, received, sub: { active: subscribed } };
+      if (canAccessMessage({ user, groups: NO_GROUPS }, place)) return true;
+      return !subscribed && canAccessMessage({ user, groups: await groupsOfUser(db, userId) }, place);
     },
   };
 }
 
 export type Audience = Map<number, string[]>; // user id → their flags for the message an event is about
 
-// Everyone to tell about a change to these messages (one conversation): holders of a row who may still read
-// them, and, when the channel's history is public to subscribers, its subscribers (who see the messages
-// without rows). Flags are those of `targetId`; a reader without a row for it gets ['read'], as the reference
-// server sends to subscribers.
+// Everyone to tell about a change to these messages (one conversation): of those holding a row for them and,
+// for a channel, its subscribers, whoever may access them. So a member removed from a private channel hears no
+// more of it, nor does a subscriber of a channel with protected history of what was sent before they joined;
+// readers of a public channel who hold no row are not told, as on the reference server. Flags are those of
+// `targetId`; a reader without a row for it gets ['read'], as the reference server sends to subscribers.
 export async function messageAudience(db: Db, realmId: number, stream: Stream | null, messageIds: number[], targetId: number): Promise<Audience> {
   const rows = await messageRows(db, messageIds);
   const holders = new Set(rows.map((r) => r.userId));
@@ -63,8 +55,9 @@ export async function messageAudience(db: Db, realmId: number, stream: Stream | 
     return audience;
   }
   const readers = await channelReaders(db, realmId, stream);
-  for (const id of holders) if (await readers.canRead(id)) audience.set(id, targetFlags.get(id) ?? ['read']);
-  if (stream.historyPublicToSubscribers) for (const id of readers.subscribers) if (!audience.has(id)) audience.set(id, ['read']);
+  for (const id of new Set([...holders, ...readers.subscribers])) {
+    if (await readers.canRead(id, holders.has(id))) audience.set(id, targetFlags.get(id) ?? ['read']);
+  }
   return audience;
 }
 

@@ -12,7 +12,8 @@ import type { Realm } from '../store/realms.js';
 import type { Stream } from '../store/streams.js';
 import { findUser, type User } from '../store/users.js';
 import { holdsRealmSetting } from './channels.js';
-import { accessMessageForChange, emitDeletion, messageAudience, refreshFirstMessageId } from './message-audience.js';
+import { accessMessage } from './message-access.js';
+import { emitDeletion, messageAudience, refreshFirstMessageId } from './message-audience.js';
 import { inTransaction } from './transaction.js';
 import { releaseAttachmentClaims } from './attachment-claims.js';
 
@@ -38,12 +39,14 @@ async function checkCanDelete(tx: Tx, realm: Realm, v: Viewer, message: Message,
 export async function doDeleteMessage(app: App, realm: Realm, user: User, messageId: number): Promise<void> {
   await inTransaction(app, async (tx, emit) => {
     await lockMessage(tx, messageId);
-    const { message, stream } = await accessMessageForChange(tx, realm, user, messageId);
+    const { message, stream } = await accessMessage(tx, realm, user, messageId, { modifying: true });
     await checkCanDelete(tx, realm, { user, groups: await groupsOfUser(tx, user.id) }, message, stream);
     const audience = await messageAudience(tx, realm.id, stream, [messageId], messageId);
     await releaseAttachmentClaims(tx, emit, realm, [message]);
     await deleteMessages(tx, [messageId]);
-    emitDeletion(emit, realm.id, [messageId], stream && { stream, topic: message.topic }, [...audience.keys()]);
+    // The deleter is told even when the audience leaves them out (an administrator who neither subscribes to the
+    // channel nor holds a row), as on the reference server.
+    emitDeletion(emit, realm.id, [messageId], stream && { stream, topic: message.topic }, [...new Set([...audience.keys(), user.id])]);
     if (stream) await refreshFirstMessageId(tx, emit, realm, stream);
   });
 }

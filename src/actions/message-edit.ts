@@ -16,7 +16,8 @@ import { subscriberIds } from '../store/subscriptions.js';
 import type { User } from '../store/users.js';
 import { realmGroupValue } from './channels.js';
 import { topicLinker } from './linkifiers.js';
-import { accessMessageForChange, byFlags, channelReaders, emitDeletion, messageAudience, refreshFirstMessageId, type Audience } from './message-audience.js';
+import { accessMessage } from './message-access.js';
+import { byFlags, channelReaders, emitDeletion, messageAudience, refreshFirstMessageId, type Audience } from './message-audience.js';
 import { accessTargetChannel, checkMove, EDIT_LIMIT_BUFFER, isResolveToggle, moveRows, propagatedIds, RESOLVED_TOPIC_PREFIX, type MoveRequest } from './message-move.js';
 import { checkContent, checkGroupMentions, checkTopic, renderContext, WILDCARD_MENTION_THRESHOLD } from './messages-send.js';
 import { inTransaction } from './transaction.js';
@@ -93,7 +94,7 @@ export async function doUpdateMessage(app: App, realm: Realm, user: User, messag
   if (!PROPAGATE_MODES.includes(input.propagateMode)) throw new InvalidArgumentError('propagate_mode', 'Invalid propagate_mode');
   return inTransaction(app, async (tx, emit) => {
     await lockMessage(tx, messageId);
-    const { message, stream } = await accessMessageForChange(tx, realm, user, messageId);
+    const { message, stream } = await accessMessage(tx, realm, user, messageId, { modifying: true });
     const v: Viewer = { user, groups: await groupsOfUser(tx, user.id) };
     const now = Math.floor(Date.now() / 1000);
     if (input.content !== undefined) checkCanEditContent(realm, user, message, EDIT_LIMIT_BUFFER, now);

@@ -11,7 +11,8 @@ import type { Realm } from '../store/realms.js';
 import { subscriptionsOfUser } from '../store/subscriptions.js';
 import { listUserTopics } from '../store/user-topics.js';
 import type { User } from '../store/users.js';
-import { accessMessage, narrowWindow, type WindowInput } from './messages-fetch.js';
+import { accessMessage } from './message-access.js';
+import { narrowWindow, type WindowInput } from './messages-fetch.js';
 import { inTransaction, type Emit } from './transaction.js';
 
 const EDITABLE = new Set(['read', 'starred', 'collapsed']);

@@ -7,7 +7,7 @@ import { realmSettings } from '../state/realm.js';
 import type { Db } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
-import { accessMessage } from './messages-fetch.js';
+import { accessMessage } from './message-access.js';
 
 type Snapshot = Record<string, unknown>;
 

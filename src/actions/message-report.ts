@@ -10,7 +10,7 @@ import { dmMembers, type Message } from '../store/messages.js';
 import type { Realm } from '../store/realms.js';
 import { findStream } from '../store/streams.js';
 import { findUsers, type User } from '../store/users.js';
-import { accessMessage } from './messages-fetch.js';
+import { accessMessage } from './message-access.js';
 import { checkTopic } from './messages-send.js';
 import { postNotice } from './notifications.js';
 import { silentMention } from '../lib/mention-syntax.js';

@@ -1,6 +1,6 @@
 // Reading messages: narrows resolved against the caller's access, the anchor window, single messages.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, MissingArgumentError } from '../http/errors.js';
 import { hasContentAccess, hasMetadataAccess, isGuest, type Viewer } from '../permissions/channels.js';
 import type { Db } from '../store/db.js';
 import { groupsOfUser } from '../store/groups.js';
@@ -234,6 +234,11 @@ function searchHighlights(terms: NegatableTerm[]): Set<string> | null {
 export async function accessMessageWindow(app: App, realm: Realm, user: User, input: FetchInput) {
   if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) throw new ApiError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   const { ids, terms, found } = await narrowWindow(app.reads, realm, user, input);
+  return { messages: await formatFound(app, realm, user, ids, terms, input), ...found, history_limited: false };
+}
+
+// The found messages as the reply lists them, with search highlights when the narrow searched.
+async function formatFound(app: App, realm: Realm, user: User, ids: number[], terms: NegatableTerm[], input: MessageFlavour) {
   const rows = await findMessages(app.reads, realm.id, ids);
   let messages: Record<string, unknown>[] = await formatMessages(app, realm, user, rows, input);
   const stems = searchHighlights(terms);
@@ -243,20 +248,44 @@ export async function accessMessageWindow(app: App, realm: Realm, user: User, in
       ...searchFields(rows[i].renderedContent, displayTopic(rows[i].topic, rows[i].streamId !== null, input.allowEmptyTopicName), stems),
     }));
   }
-  return { messages, ...found, history_limited: false };
+  return messages;
 }
 
-// A message the caller may read: one they received, or one in a channel whose history they may read.
-export async function accessMessage(db: Db, realm: Realm, user: User, id: number): Promise<{ message: Message; flags: number | undefined }> {
-  const [message] = await findMessages(db, realm.id, [id]);
-  if (!message) throw new ApiError('Invalid message(s)');
-  const flags = (await userMessageFlags(db, user.id, [id])).get(id);
-  if (flags === undefined) {
-    const stream = message.streamId !== null ? await findStream(db, realm.id, message.streamId) : undefined;
-    const reader = await readerOf(db, user);
-    if (!stream || !historyReadable(reader, stream)) throw new ApiError('Invalid message(s)');
+// GET /messages?message_ids=[…] (feature level 300): of these messages, those the narrow finds, which searches
+// the caller's own messages unless it names a channel whose history they may read; so exactly what a window of
+// the same narrow would show of them. The reply has no anchor and promises nothing about the ends.
+async function accessListedMessages(app: App, realm: Realm, user: User, requested: number[], narrow: RawTerm[], flavour: MessageFlavour) {
+  if (requested.length > MAX_MESSAGES_PER_FETCH) throw new ApiError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  const { terms, scope } = await resolveNarrow(app.reads, realm, await readerOf(app.reads, user), narrow);
+  const ids = (await matchingIds(app.reads, realm.id, user.id, scope, terms, [...new Set(requested)])).sort((a, b) => a - b);
+  const messages = await formatFound(app, realm, user, ids, terms, flavour);
+  return { messages, found_anchor: false, found_oldest: false, found_newest: false, history_limited: false };
+}
+
+export interface FetchRequest extends MessageFlavour {
+  anchor?: string;
+  useFirstUnreadAnchor: boolean;
+  numBefore?: number;
+  numAfter?: number;
+  includeAnchor: boolean;
+  narrow: RawTerm[];
+  messageIds?: number[];
+}
+
+const ANCHOR_PARAMETERS = 'num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor';
+
+// GET /messages: either a list of ids or a window around an anchor, whose sizes are then required.
+export async function accessMessages(app: App, realm: Realm, user: User, r: FetchRequest) {
+  if (r.messageIds !== undefined) {
+    if (r.numBefore || r.numAfter || r.anchor !== undefined || r.useFirstUnreadAnchor) {
+      throw new ApiError(`Unsupported parameter combination: ${ANCHOR_PARAMETERS}`, 'BAD_REQUEST', 400, { parameters: ANCHOR_PARAMETERS });
+    }
+    return accessListedMessages(app, realm, user, r.messageIds, r.narrow, r);
   }
-  return { message, flags };
+  if (r.numBefore === undefined) throw new MissingArgumentError('num_before');
+  if (r.numAfter === undefined) throw new MissingArgumentError('num_after');
+  const anchor = r.useFirstUnreadAnchor ? 'first_unread' : (r.anchor ?? 'newest');
+  return accessMessageWindow(app, realm, user, { ...r, anchor, numBefore: r.numBefore, numAfter: r.numAfter });
 }
 
 // GET /messages/matches_narrow: the search fields of each of these messages that match the narrow.

@@ -1,16 +1,18 @@
-// Emoji reactions on messages (§4.21): anyone who may read a message may react to it; each change goes to
-// everyone with a row for the message.
+// Emoji reactions on messages (§4.21): anyone who may access a message may react to it, except in an archived
+// channel; each change goes to everyone who may access it (message-audience.ts).
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
 import { checkEmoji, EXTRA_EMOJI, reactionType, resolveEmoji, type CustomEmoji, type ReactionType } from '../emoji/index.js';
 import type { Db, Tx } from '../store/db.js';
 import { addHistoricalRows, FLAG_BITS } from '../store/messages.js';
-import { deleteReaction, findReaction, insertReaction, messageUserIds, reactionsOf, type Reaction } from '../store/reactions.js';
+import { deleteReaction, findReaction, insertReaction, reactionsOf, type Reaction } from '../store/reactions.js';
 import { listRealmEmoji } from '../store/realm-emoji.js';
 import type { Realm } from '../store/realms.js';
+import type { Stream } from '../store/streams.js';
 import { isUniqueViolation } from '../store/tx.js';
 import type { User } from '../store/users.js';
-import { accessMessage } from './messages-fetch.js';
+import { accessMessage } from './message-access.js';
+import { messageAudience } from './message-audience.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { blindAmong } from '../permissions/users.js';
 import { unknownReactor } from '../format/users.js';
@@ -48,9 +50,9 @@ function parseType(raw: string | undefined): ReactionType | undefined {
   return type;
 }
 
-// Guests who may not access the reacting user see it as a placeholder.
-async function emitReaction(app: App, tx: Tx, emit: Emit, realm: Realm, user: User, op: 'add' | 'remove', r: Omit<Reaction, 'id'>): Promise<void> {
-  const audience = await messageUserIds(tx, r.messageId);
+// Everyone who may access the message; guests who may not access the reacting user see it as a placeholder.
+async function emitReaction(app: App, tx: Tx, emit: Emit, realm: Realm, user: User, stream: Stream | null, op: 'add' | 'remove', r: Omit<Reaction, 'id'>): Promise<void> {
+  const audience = [...(await messageAudience(tx, realm.id, stream, [r.messageId], r.messageId)).keys()];
   const blind = await blindAmong(tx, realm, user, audience);
   const unknown = blind.size ? { _blind: [...blind], _blind_patch: { user: { user_id: user.id, ...unknownReactor(user.id, realmFakeEmailDomain(app, realm)) } } } : {};
   emit(realm.id, {
@@ -69,7 +71,7 @@ async function emitReaction(app: App, tx: Tx, emit: Emit, realm: Realm, user: Us
 export async function doAddReaction(app: App, realm: Realm, user: User, messageId: number, input: ReactionInput & { emojiName: string }): Promise<void> {
   try {
     await inTransaction(app, async (tx, emit) => {
-      const { message, flags } = await accessMessage(tx, realm, user, messageId);
+      const { message, flags, stream } = await accessMessage(tx, realm, user, messageId, { modifying: true });
       const custom = await listRealmEmoji(tx, realm.id);
       let type = parseType(input.reactionType);
       let code = input.emojiCode;
@@ -87,7 +89,7 @@ export async function doAddReaction(app: App, realm: Realm, user: User, messageI
       // Reacting to a channel message one never received gives a row for it, as reading it would.
       if (flags === undefined) await addHistoricalRows(tx, user.id, [message.id], FLAG_BITS.read | FLAG_BITS.historical);
       await insertReaction(tx, reaction);
-      await emitReaction(app, tx, emit, realm, user, 'add', reaction);
+      await emitReaction(app, tx, emit, realm, user, stream, 'add', reaction);
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyExists();
@@ -112,7 +114,7 @@ function guessType(custom: CustomEmoji[], name: string | undefined, code: string
 
 export async function doRemoveReaction(app: App, realm: Realm, user: User, messageId: number, input: ReactionInput): Promise<void> {
   await inTransaction(app, async (tx, emit) => {
-    const { message } = await accessMessage(tx, realm, user, messageId);
+    const { message, stream } = await accessMessage(tx, realm, user, messageId, { modifying: true });
     const custom = await listRealmEmoji(tx, realm.id);
     let type = parseType(input.reactionType);
     let code = input.emojiCode;
@@ -126,6 +128,6 @@ export async function doRemoveReaction(app: App, realm: Realm, user: User, messa
     const reaction = await findReaction(tx, message.id, type, code, user.id);
     if (!reaction) throw new ApiError("Reaction doesn't exist.", 'REACTION_DOES_NOT_EXIST');
     await deleteReaction(tx, reaction.id);
-    await emitReaction(app, tx, emit, realm, user, 'remove', reaction);
+    await emitReaction(app, tx, emit, realm, user, stream, 'remove', reaction);
   });
 }

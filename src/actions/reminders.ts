@@ -15,7 +15,7 @@ import type { Realm } from '../store/realms.js';
 import { deleteScheduled, findScheduled, insertScheduled, listScheduled, type ScheduledMessage } from '../store/scheduled-messages.js';
 import { findStream } from '../store/streams.js';
 import { findUser, type User } from '../store/users.js';
-import { accessMessage } from './messages-fetch.js';
+import { accessMessage } from './message-access.js';
 import { checkScheduled } from './scheduled-messages.js';
 import { notificationBot } from './system-bots.js';
 import { inTransaction } from './transaction.js';

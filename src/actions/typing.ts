@@ -12,7 +12,7 @@ import type { Realm } from '../store/realms.js';
 import { findStream, type Stream } from '../store/streams.js';
 import { findSubscription, subscriberIds } from '../store/subscriptions.js';
 import { findUsers, type User } from '../store/users.js';
-import { accessMessageForChange } from './message-audience.js';
+import { accessMessage } from './message-access.js';
 import { checkCanEditContent } from './message-edit.js';
 import { inTransaction } from './transaction.js';
 import { checkRecipientsAccessible } from './users.js';
@@ -84,7 +84,7 @@ export async function doSendTyping(app: App, realm: Realm, user: User, input: Ty
 }
 
 export async function doSendEditTyping(app: App, realm: Realm, user: User, messageId: number, op: TypingOp): Promise<void> {
-  const { message, stream } = await accessMessageForChange(app.db, realm, user, messageId);
+  const { message, stream } = await accessMessage(app.db, realm, user, messageId, { modifying: true });
   checkCanEditContent(realm, user, message, 0, Math.floor(Date.now() / 1000));
   const settings = userSettings(user);
   const base = { type: 'typing_edit_message', op, sender_id: user.id, message_id: messageId };

@@ -18,7 +18,7 @@ import { findStream } from '../store/streams.js';
 import { findUser, type User } from '../store/users.js';
 import { isValidKey } from '../storage/index.js';
 import { fileKey, notifyAttachments } from './attachments.js';
-import { accessMessage } from './messages-fetch.js';
+import { accessMessage } from './message-access.js';
 import { inTransaction } from './transaction.js';
 
 export const MIB = 1024 * 1024;

@@ -17,10 +17,10 @@ export function inGroupSetting(viewer: Viewer, value: GroupSettingValue): boolea
   return holdsGroupSetting(value, viewer.user.id, viewer.groups);
 }
 
-const subscribed = (sub?: Subscription) => !!sub?.active;
+const subscribed = (sub?: Pick<Subscription, 'active'>) => !!sub?.active;
 
 // May read the channel's messages (subject to history_public_to_subscribers).
-export function hasContentAccess(v: Viewer, s: Stream, sub?: Subscription): boolean {
+export function hasContentAccess(v: Viewer, s: Stream, sub?: Pick<Subscription, 'active'>): boolean {
   if (subscribed(sub)) return true;
   if (!s.inviteOnly && !isGuest(v.user)) return true;
   if (s.isWebPublic) return true;

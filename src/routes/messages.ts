@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { doSendMessage } from '../actions/messages-send.js';
-import { accessMatchingMessages, accessMessage, accessMessageWindow, formatMessages, parseNarrow } from '../actions/messages-fetch.js';
+import { accessMessage } from '../actions/message-access.js';
+import { accessMatchingMessages, accessMessages, formatMessages, parseNarrow } from '../actions/messages-fetch.js';
 import { doUpdateFlags, doUpdateFlagsForNarrow } from '../actions/message-flags.js';
 import { doReportMessage, MAX_REPORT_DESCRIPTION_LENGTH } from '../actions/message-report.js';
 import { REPORT_MESSAGE_TYPES } from '../state/realm-data.js';
@@ -42,31 +43,33 @@ export const messageRoutes = [
     method: 'GET',
     path: '/messages',
     auth: 'user',
-    summary: 'Messages around an anchor in a narrow',
+    summary: 'Messages around an anchor in a narrow, or listed by id',
     params: {
       anchor: str().optional(),
       use_first_unread_anchor: bool().default(false),
-      num_before: int({ min: 0 }).default(0),
-      num_after: int({ min: 0 }).default(0),
+      // Required unless message_ids is given (checked by the action, with the reference's error).
+      num_before: int({ min: 0 }).optional(),
+      num_after: int({ min: 0 }).optional(),
       include_anchor: bool().default(true),
       narrow: json(Type.Array(Type.Unknown())).default([]),
+      message_ids: json(Type.Array(Type.Integer({ minimum: 0 }))).optional(),
       apply_markdown: bool().default(true),
       client_gravatar: bool().default(true),
       allow_empty_topic_name: bool().default(false),
     },
-    handler: async ({ app, realm, user, params }) => {
-      const anchor = params.use_first_unread_anchor ? 'first_unread' : (params.anchor ?? 'newest');
-      return accessMessageWindow(app, realm, user, {
-        anchor,
+    handler: ({ app, realm, user, params }) =>
+      accessMessages(app, realm, user, {
+        anchor: params.anchor,
+        useFirstUnreadAnchor: params.use_first_unread_anchor,
         numBefore: params.num_before,
         numAfter: params.num_after,
         includeAnchor: params.include_anchor,
         narrow: parseNarrow(params.narrow),
+        messageIds: params.message_ids,
         applyMarkdown: params.apply_markdown,
         clientGravatar: params.client_gravatar,
         allowEmptyTopicName: params.allow_empty_topic_name,
-      });
-    },
+      }),
   }),
   route({
     method: 'GET',

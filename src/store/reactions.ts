@@ -50,9 +50,3 @@ export async function reactionsOf(db: Db, messageIds: number[]): Promise<Reactio
     .execute();
   return rows.map((r) => ({ ...toReaction(r), email: r.email, fullName: r.full_name }));
 }
-
-// Everyone with a row for the message: who received it, and who read it from a channel's history and acted on it.
-export async function messageUserIds(db: Db, messageId: number): Promise<number[]> {
-  const rows = await db.selectFrom('user_messages').select('user_id').where('message_id', '=', messageId).execute();
-  return rows.map((r) => r.user_id);
-}
