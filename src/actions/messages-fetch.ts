@@ -1,5 +1,6 @@
 // Reading messages: narrows resolved against the caller's access, the anchor window, single messages.
 import type { App } from '../app.js';
+import { mapInSlices } from '../lib/pace.js';
 import { ApiError, MissingArgumentError } from '../http/errors.js';
 import { hasContentAccess, hasMetadataAccess, isGuest, type Viewer } from '../permissions/channels.js';
 import type { Db } from '../store/db.js';
@@ -157,7 +158,7 @@ export async function formatMessages(app: App, realm: Realm, user: User, message
   const streamNames = new Map((await listStreams(db, realm.id)).filter((s) => streamIds.includes(s.id)).map((s) => [s.id, s.name]));
   const ids = messages.map((m) => m.id);
   const lookups = { realm, users, streamNames, dmMembers: members, reactions: await reactionsForMessages(db, ids), topicLinks: await topicLinker(db, realm.id) };
-  const formatted = messages.map((m) => ({
+  const formatted = await mapInSlices(messages, (m) => ({
     ...formatMessage(m, lookups, flavour),
     flags: flags.has(m.id) ? flagNames(flags.get(m.id)!) : ['read', 'historical'],
   }));
@@ -243,10 +244,11 @@ async function formatFound(app: App, realm: Realm, user: User, ids: number[], te
   let messages: Record<string, unknown>[] = await formatMessages(app, realm, user, rows, input);
   const stems = searchHighlights(terms);
   if (stems) {
-    messages = messages.map((m, i) => ({
-      ...m,
-      ...searchFields(rows[i].renderedContent, displayTopic(rows[i].topic, rows[i].streamId !== null, input.allowEmptyTopicName), stems),
-    }));
+    let i = 0;
+    messages = await mapInSlices(messages, (m) => {
+      const row = rows[i++];
+      return { ...m, ...searchFields(row.renderedContent, displayTopic(row.topic, row.streamId !== null, input.allowEmptyTopicName), stems) };
+    });
   }
   return messages;
 }
