@@ -25,6 +25,8 @@ export interface App {
   eventsCommitted(events: LoggedEvent[]): Promise<void> | void;
   // Present in a serving process; command-line tools only write the event log.
   events?: EventSystem;
+  // The address a serving process listens on, once it does (the organization's URL without PARLANCE_EXTERNAL_URL).
+  listenUrl?: string;
 }
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);

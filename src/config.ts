@@ -16,7 +16,11 @@ export interface Config {
   authFailureWindowSeconds: number;
   maxFileUploadMib: number;
   uploadsDir?: string;
-  realmUploadQuotaMib?: number;
+  realmUploadQuotaMib: number;
+  uploadLimitMibPerHour: number;
+  resumableUploadExpirySeconds: number;
+  unclaimedAttachmentDays: number;
+  storageSweepSeconds: number;
   shutdownGraceSeconds: number;
   argon2MemoryKib: number;
   heartbeatSeconds: number;
@@ -53,7 +57,7 @@ export const SETTINGS: Setting[] = [
   { key: 'redisUrl', env: 'REDIS_URL', kind: 'string', help: 'Redis URL; when set, rate limits and event notifications are shared with the other server processes (PARLANCE_REDIS_URL also works)' },
   { key: 'redisPrefix', env: 'PARLANCE_REDIS_PREFIX', kind: 'string', default: 'parlance:', help: 'prefix of every Redis key and channel, so that several installations can share one Redis' },
   { key: 'trustProxy', env: 'PARLANCE_TRUST_PROXY', kind: 'string', help: 'reverse proxies whose X-Forwarded-For names the client (for the per-IP limit): their addresses or CIDR ranges, comma-separated, or true for any' },
-  { key: 'externalUrl', env: 'PARLANCE_EXTERNAL_URL', kind: 'string', help: 'public base URL; taken from the Host header when unset' },
+  { key: 'externalUrl', env: 'PARLANCE_EXTERNAL_URL', kind: 'string', help: "public base URL, for realm_url, links in notices and bot addresses (organizations with a subdomain get it in front); the address the server listens on when unset, with a warning at start-up (never a request's Host)" },
   { key: 'logLevel', env: 'PARLANCE_LOG_LEVEL', kind: 'string', default: 'info', help: 'pino log level (silent, error, warn, info, debug)' },
   { key: 'rateLimitPerMinute', env: 'PARLANCE_RATE_LIMIT', kind: 'int', default: 200, help: 'requests per minute per user; 0 disables the per-user and per-IP limits' },
   { key: 'rateLimitIpPerMinute', env: 'PARLANCE_RATE_LIMIT_IP', kind: 'int', default: 100, help: 'unauthenticated requests per minute per IP address' },
@@ -61,7 +65,11 @@ export const SETTINGS: Setting[] = [
   { key: 'authFailureWindowSeconds', env: 'PARLANCE_AUTH_FAILURE_WINDOW_SECONDS', kind: 'int', default: 1800, help: 'window of the failed-login limit' },
   { key: 'maxFileUploadMib', env: 'PARLANCE_MAX_FILE_UPLOAD_SIZE_MIB', kind: 'int', default: 25, help: 'largest upload; request bodies may be 1 MiB larger' },
   { key: 'uploadsDir', env: 'PARLANCE_UPLOADS_DIR', kind: 'string', help: 'where uploaded files, avatars and custom emoji are kept; the data directory when unset (share it between server processes)' },
-  { key: 'realmUploadQuotaMib', env: 'PARLANCE_REALM_UPLOAD_QUOTA_MIB', kind: 'int', help: "each organization's upload quota; none when unset" },
+  { key: 'realmUploadQuotaMib', env: 'PARLANCE_REALM_UPLOAD_QUOTA_MIB', kind: 'int', default: 5120, help: "each organization's upload quota (files, resumable uploads in progress, custom emoji); 0 for none" },
+  { key: 'uploadLimitMibPerHour', env: 'PARLANCE_UPLOAD_LIMIT_MIB_PER_HOUR', kind: 'int', default: 1024, help: 'bytes one user may upload per hour (files, avatars, custom emoji), in MiB; 0 for no limit' },
+  { key: 'resumableUploadExpirySeconds', env: 'PARLANCE_RESUMABLE_UPLOAD_EXPIRY_SECONDS', kind: 'int', default: 86400, help: 'an unfinished resumable upload is deleted this long after it started; 0: never' },
+  { key: 'unclaimedAttachmentDays', env: 'PARLANCE_UNCLAIMED_ATTACHMENT_DAYS', kind: 'int', default: 35, help: 'an uploaded file no message links to is deleted once this old; 0: never' },
+  { key: 'storageSweepSeconds', env: 'PARLANCE_STORAGE_SWEEP_SECONDS', kind: 'int', default: 60, help: 'how often expired resumable uploads and old unclaimed files are looked for (at least 1)' },
   { key: 'shutdownGraceSeconds', env: 'PARLANCE_SHUTDOWN_GRACE_SECONDS', kind: 'int', default: 10, help: 'how long SIGTERM waits for in-flight requests' },
   { key: 'argon2MemoryKib', env: 'PARLANCE_ARGON2_MEMORY_KIB', kind: 'int', default: 19456, help: 'argon2id memory cost for password hashes' },
   { key: 'heartbeatSeconds', env: 'PARLANCE_HEARTBEAT_SECONDS', kind: 'int', default: 50, help: 'a parked GET /events gets a heartbeat after this long' },
@@ -102,6 +110,11 @@ export function loadConfig(overrides: Partial<Record<keyof Config, string | numb
 // A parked GET /events is silent until its heartbeat (up to 10% late): an idle connection is never cut before.
 export function idleTimeoutSeconds(config: Config): number {
   return Math.max(config.idleTimeoutSeconds, Math.ceil(config.heartbeatSeconds * 1.1) + 5);
+}
+
+// Each organization's upload quota in MiB (register's realm_upload_quota_mib): null for none.
+export function realmUploadQuotaMib(config: Config): number | null {
+  return config.realmUploadQuotaMib > 0 ? config.realmUploadQuotaMib : null;
 }
 
 // Clients use this as their HTTP timeout for GET /events, so it must exceed the heartbeat interval.

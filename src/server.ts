@@ -15,7 +15,9 @@ import { postgresNotifier, redisNotifier, type LogNotifier } from './events/noti
 import { deliverDueScheduled } from './actions/scheduled-messages.js';
 import { syncCaches } from './store/cache.js';
 import { promoteFullMembers } from './actions/full-members.js';
+import { reportIdentityCollisions } from './actions/identity.js';
 import { openStorage } from './storage/index.js';
+import { sweepStorage } from './actions/storage-sweep.js';
 
 // Members age into role:fullmembers in days; an hourly pass is prompt enough.
 const FULL_MEMBER_PASS_MS = 3600_000;
@@ -68,11 +70,18 @@ export async function startServer(config: Config): Promise<Running> {
   const http = await buildHttp(app, allRoutes());
   const scheduled = startWorker(app, config.scheduledPollMs, deliverDueScheduled);
   const fullMembers = startWorker(app, FULL_MEMBER_PASS_MS, promoteFullMembers);
+  const storage = startWorker(app, Math.max(1, config.storageSweepSeconds) * 1000, sweepStorage);
   // Parked long-polls would hold the close open: answer them first, and save every queue's position.
   http.addHook('preClose', async () => {
     await events.close();
   });
   const address = await http.listen({ host: config.host, port: config.port });
+  app.listenUrl = address;
+  if (!config.externalUrl) {
+    app.log.warn(`PARLANCE_EXTERNAL_URL is not set: organization URLs, links in notices and bot addresses use ${address}`);
+  }
+  // Rows written before addresses were checked for collisions keep working; the operator is told of them.
+  await reportIdentityCollisions(app).catch((err) => app.log.error({ err }, 'could not look for colliding addresses'));
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
@@ -81,6 +90,7 @@ export async function startServer(config: Config): Promise<Running> {
       await Promise.race([http.close(), grace]);
       await scheduled.stop();
       await fullMembers.stop();
+      await storage.stop();
       app.limiter.close();
       await database.close();
     })());

@@ -118,8 +118,8 @@ test('deactivation: by the author or an administrator; events; the name becomes 
   assert.deepEqual(events.map((e) => [e.op, e.emoji_id, e.data]), [['edit', target.id, { deactivated: true }]]);
   assertError(await server.as('shiva').delete('/realm/emoji/shiva_emoji'), "Emoji 'shiva_emoji' does not exist", 'BAD_REQUEST', 404);
   assert.equal((await all()).find((e) => e.id === target.id)!.deactivated, true);
-  // Still served, for old messages.
-  assert.equal((await send('GET', new URL(target.source_url, server.url), {})).status, 200);
+  // Its image goes with it, so that it no longer takes space from the upload quota (hostile-uploads.test.ts).
+  assert.equal((await send('GET', new URL(target.source_url, server.url), {})).status, 404);
 
   // New reactions refuse it; a vote for the existing one is still taken.
   assertError(await server.as('hamlet').post(`/messages/${message}/reactions`, { emoji_name: 'shiva_emoji' }), "Emoji 'shiva_emoji' does not exist");

@@ -250,7 +250,7 @@ describe('realm block', () => {
     assert.equal(state.realm_description, 'The **Acme** organization');
     assert.equal(state.realm_url, realmUrl);
     assert.equal(state.realm_uri, realmUrl);
-    assert.equal(state.realm_bot_domain, 'chat.example.com:9991');
+    assert.equal(state.realm_bot_domain, 'chat.example.com');
     assert.equal(state.realm_date_created, 1_700_000_000);
     assert.match(state.realm_uuid as string, /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.equal(state.realm_uuid, realmBlock().realm_uuid);

@@ -62,11 +62,11 @@ test('a transaction reads its own writes; a rolled-back write leaves nothing beh
 test("another process's change counts once the process syncs (as every request does first)", async () => {
   const [, id] = userIds;
   assert.equal(await nameOf(id), 'bob');
-  assert.equal((await findUserByEmail(server.db, realmId, 'bob@example.com'))!.id, id);
+  assert.equal((await findUserByEmail(server.db, realmId, 'bob@example.com', 'parlance.invalid'))!.id, id);
   await updateUser(other.db, id, { fullName: 'robert', email: 'robert@example.com' });
   await syncCaches(server.db);
   assert.equal(await nameOf(id), 'robert');
-  assert.equal(await findUserByEmail(server.db, realmId, 'bob@example.com'), undefined);
+  assert.equal(await findUserByEmail(server.db, realmId, 'bob@example.com', 'parlance.invalid'), undefined);
   // On SQLite, where looking costs no query, every transaction also looks when it begins.
   if (server.dialect === 'sqlite') {
     await updateUser(other.db, id, { fullName: 'bobby' });

@@ -3,11 +3,12 @@
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
 import { codePointLength } from '../lib/text.js';
-import { addAlertWords, listAlertWords, realmAlertWords, removeAlertWords } from '../store/alert-words.js';
+import { addAlertWords, alertWordKey, listAlertWords, realmAlertWords, removeAlertWords } from '../store/alert-words.js';
 import type { Db, Tx } from '../store/db.js';
 import { FLAG_BITS } from '../store/messages.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
+import { checkRoom } from './per-user-limits.js';
 import { inTransaction } from './transaction.js';
 
 const ALERT_WORD_MAX_LENGTH = 100;
@@ -40,7 +41,11 @@ async function change(app: App, realm: Realm, user: User, fn: (tx: Tx) => Promis
 
 export async function doAddAlertWords(app: App, realm: Realm, user: User, words: string[]): Promise<string[]> {
   const checked = checkWords(words);
-  return change(app, realm, user, (tx) => addAlertWords(tx, realm.id, user.id, checked));
+  return change(app, realm, user, async (tx) => {
+    const have = new Set((await listAlertWords(tx, user.id)).map(alertWordKey));
+    checkRoom(have.size, new Set(checked.map(alertWordKey).filter((k) => !have.has(k))).size, 'alert words');
+    await addAlertWords(tx, realm.id, user.id, checked);
+  });
 }
 
 export async function doRemoveAlertWords(app: App, realm: Realm, user: User, words: string[]): Promise<string[]> {

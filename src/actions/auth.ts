@@ -1,7 +1,8 @@
 import type { App } from '../app.js';
+import { realmFakeEmailDomain } from '../format/users.js';
 import { ApiError, AuthenticationFailedError, RateLimitedError } from '../http/errors.js';
 import type { Realm } from '../store/realms.js';
-import { emailKey, findUserByEmail, type User } from '../store/users.js';
+import { emailKey, findUserForLogin, type User } from '../store/users.js';
 
 // Exchanges an e-mail and password for the API key. An unknown user and a wrong password fail alike and in
 // similar time; repeated failures for one user name are refused for a while.
@@ -15,7 +16,7 @@ export async function accessUserByPassword(app: App, realm: Realm, username: str
     const v = await app.limiter.hit(bucket, max, window);
     if (!v.allowed) throw new RateLimitedError(Math.round(v.retryAfter));
   }
-  const user = await findUserByEmail(app.db, realm.id, username);
+  const user = await findUserForLogin(app.db, realm.id, username, realmFakeEmailDomain(app, realm));
   const ok = await app.passwords.verify(user && !user.isBot ? user.passwordHash : null, password);
   if (!user || !ok) throw new AuthenticationFailedError();
   if (max > 0) await app.limiter.refund(bucket);

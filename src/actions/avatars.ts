@@ -16,7 +16,7 @@ import { findUser, type User } from '../store/users.js';
 import { inTransaction } from './transaction.js';
 import { emitPersonUpdate } from './user-events.js';
 import { lookUpUser } from './users.js';
-import { MIB } from './uploads.js';
+import { chargeUploadVolume, MIB } from './upload-space.js';
 
 export const AVATAR_FILE_NAME = /^[0-9a-f]{16}\.(png|gif|jpg|webp)$/;
 const avatarKey = (realmId: number, fileName: string) => `avatars/${realmId}/${fileName}`;
@@ -48,6 +48,7 @@ export async function doUploadAvatar(app: App, realm: Realm, user: User, files: 
   if (data.length > limit * MIB) throw new ApiError(`Uploaded file is larger than the allowed limit of ${limit} MiB`);
   const kind = imageKind(data);
   if (!kind) throw new ApiError('Could not decode image; did you upload an image file?', 'BAD_IMAGE');
+  await chargeUploadVolume(app, user, data.length);
   const fileName = `${crypto.randomBytes(8).toString('hex')}.${kind.ext}`;
   await app.storage.put(avatarKey(realm.id, fileName), data);
   try {

@@ -1,6 +1,7 @@
 // Bots: created by users the organization lets (can_create_bots_group for every type, can_create_write_only_bots_group
 // for incoming webhooks), administered by their owner and the organization's administrators, who alone receive
-// realm_bot events. Everyone learns of a bot through realm_user events, as of any user.
+// realm_bot events (src/actions/bot-events.ts), its secrets only where src/permissions/bots.ts allows. Everyone
+// learns of a bot through realm_user events, as of any user.
 import type { App } from '../app.js';
 import { BOT_TYPE, formatBot } from '../format/bots.js';
 import { avatarUrl } from '../format/users.js';
@@ -12,13 +13,18 @@ import { systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
 import { findStreamByName, listStreams } from '../store/streams.js';
 import { findSubscription } from '../store/subscriptions.js';
-import { findUser, findUserByEmail, listUsers, ROLE, type User } from '../store/users.js';
+import { findUser, listUsers, ROLE, type User } from '../store/users.js';
+import { realmFakeEmailDomain } from '../format/users.js';
+import { SYSTEM_BOTS, textKey } from '../lib/identity.js';
+import { checkAddressAvailable, lockIdentities, nameKeyOf } from './identity.js';
 import { randomToken } from '../lib/secrets.js';
 import { holdsRealmSetting, viewerOf } from './channels.js';
 import { checkEmail, checkFullName, checkMemberOrAdmin } from './checks.js';
+import { botAudience, emitWithSecrets } from './bot-events.js';
+import { administersBot, roleNeededFor, seesBotSecrets } from '../permissions/bots.js';
 import { isUrl } from './profile-fields.js';
 import { inTransaction } from './transaction.js';
-import { insertUserInTx } from './users.js';
+import { insertUserInTx, OrganizationAdministratorRequired, OrganizationOwnerRequired } from './users.js';
 
 // Outgoing webhook payload formats: the reference server's own (1) and Slack's (2).
 export const INTERFACE_TYPES = [1, 2];
@@ -27,11 +33,6 @@ export const INTERFACE_TYPES = [1, 2];
 // integration name is valid.
 export const EMBEDDED_BOTS: { name: string; config: Record<string, string> }[] = [];
 export const INCOMING_WEBHOOK_INTEGRATIONS: Record<string, unknown>[] = [];
-
-// Those who administer a bot: its owner and the organization's administrators.
-export async function botAudience(db: Db, realm: Realm, bot: User): Promise<number[]> {
-  return (await listUsers(db, realm.id)).filter((u) => u.isActive && !u.isBot && (isRealmAdmin(u) || u.id === bot.botOwnerId)).map((u) => u.id);
-}
 
 async function allowedBotTypes(db: Db, realm: Realm, user: User): Promise<number[]> {
   if (isRealmAdmin(user)) return [BOT_TYPE.generic, BOT_TYPE.incomingWebhook, BOT_TYPE.outgoingWebhook];
@@ -57,9 +58,11 @@ export async function streamNamer(db: Db, realm: Realm) {
   return (id: number | null) => (id === null ? null : (names.get(id) ?? null));
 }
 
-export async function botRecord(db: Db, realm: Realm, bot: User, settings?: BotSettings) {
+// The bot's record, with or without its secrets.
+export async function botRecord(db: Db, realm: Realm, bot: User, settings?: BotSettings): Promise<(secrets: boolean) => Record<string, unknown>> {
   const s = settings ?? (await botSettings(db, [bot.id])).get(bot.id) ?? NO_BOT_SETTINGS;
-  return formatBot(bot, s, await streamNamer(db, realm));
+  const name = await streamNamer(db, realm);
+  return (secrets) => formatBot(bot, s, name, secrets);
 }
 
 export interface CreateBotInput {
@@ -89,8 +92,10 @@ export async function doCreateBot(app: App, realm: Realm, user: User, input: Cre
   }
   if (input.botType === BOT_TYPE.embedded) throw new ApiError('Embedded bots are not enabled.');
   if (input.payloadUrl && !isUrl(input.payloadUrl)) throw new ApiError('payload_url is not a URL');
+  const placeholderDomain = realmFakeEmailDomain(app, realm);
   return inTransaction(app, async (tx, emit) => {
-    if (await findUserByEmail(tx, realm.id, email)) throw new ApiError('Username already in use');
+    await lockIdentities(tx, realm);
+    await checkAddressAvailable(tx, realm, email, { placeholderDomain, taken: 'Username already in use' });
     await checkBotNameAvailable(tx, realm, fullName);
     const allowed = await allowedBotTypes(tx, realm, user);
     if (!allowed.length) throw new ApiError('Insufficient permission');
@@ -108,24 +113,31 @@ export async function doCreateBot(app: App, realm: Realm, user: User, input: Cre
     }
     const bot = await insertUserInTx(tx, emit, realm, {
       email, fullName, password: null, passwordHash: null, role: ROLE.member, isBot: true, botType: input.botType, botOwnerId: user.id,
-    });
+    }, placeholderDomain);
     await saveBotSettings(tx, bot.id, settings);
     const record = await botRecord(tx, realm, bot, settings);
-    emit(realm.id, { type: 'realm_bot', op: 'add', bot: record }, await botAudience(tx, realm, bot));
+    emitWithSecrets(emit, realm, await botAudience(tx, realm, bot), bot, (secrets) => ({ type: 'realm_bot', op: 'add', bot: record(secrets) }));
+    const created = record(seesBotSecrets(user, bot));
     return {
       user_id: bot.id,
-      api_key: bot.apiKey,
-      avatar_url: record.avatar_url,
-      default_sending_stream: record.default_sending_stream,
-      default_events_register_stream: record.default_events_register_stream,
-      default_all_public_streams: record.default_all_public_streams,
+      api_key: created.api_key,
+      avatar_url: created.avatar_url,
+      default_sending_stream: created.default_sending_stream,
+      default_events_register_stream: created.default_events_register_stream,
+      default_all_public_streams: created.default_all_public_streams,
     };
   });
 }
 
-// No two active users may share a bot's name.
+const SYSTEM_BOT_NAMES = new Set(Object.values(SYSTEM_BOTS).map((b) => textKey(b.fullName)));
+
+// No bot may be named like a system bot, or like another active user: not in another case, nor with look-alike
+// or invisible characters.
 export async function checkBotNameAvailable(db: Db, realm: Realm, fullName: string, except?: number): Promise<void> {
-  if ((await listUsers(db, realm.id)).some((u) => u.isActive && u.id !== except && u.fullName === fullName)) throw new ApiError('Name is already in use!');
+  const key = textKey(fullName);
+  if (SYSTEM_BOT_NAMES.has(key) || (await listUsers(db, realm.id)).some((u) => u.isActive && u.id !== except && nameKeyOf(u) === key)) {
+    throw new ApiError('Name is already in use!');
+  }
 }
 
 // A bot the caller may administer: its owner or an administrator.
@@ -133,8 +145,18 @@ export async function accessBot(db: Db, realm: Realm, user: User, botId: number)
   checkMemberOrAdmin(user);
   const bot = await findUser(db, realm.id, botId);
   if (!bot || !bot.isBot) throw new ApiError('No such bot');
-  if (!isRealmAdmin(user) && bot.botOwnerId !== user.id) throw new ApiError('Insufficient permission');
+  if (!administersBot(user, bot)) throw new ApiError('Insufficient permission');
   return bot;
+}
+
+// A bot whose secrets the caller may hold: one they administer, whose role is not above theirs.
+export async function accessBotSecrets(db: Db, realm: Realm, user: User, botId: number): Promise<User> {
+  const bot = await accessBot(db, realm, user, botId);
+  if (seesBotSecrets(user, bot)) return bot;
+  const needed = roleNeededFor(bot);
+  if (needed === 'owner') throw new OrganizationOwnerRequired();
+  if (needed === 'administrator') throw new OrganizationAdministratorRequired();
+  throw new ApiError('Insufficient permission');
 }
 
 // GET /bots: the caller's own active bots, oldest first.
@@ -146,18 +168,19 @@ export async function accessOwnBots(app: App, realm: Realm, user: User) {
   return bots.map((b) => {
     const s = settings.get(b.id) ?? NO_BOT_SETTINGS;
     return {
-      username: b.email, full_name: b.fullName, api_key: b.apiKey, avatar_url: avatarUrl(b, false),
+      username: b.email, full_name: b.fullName, api_key: seesBotSecrets(user, b) ? b.apiKey : '', avatar_url: avatarUrl(b, false),
       default_sending_stream: name(s.defaultSendingStreamId), default_events_register_stream: name(s.defaultEventsRegisterStreamId),
       default_all_public_streams: s.defaultAllPublicStreams,
     };
   });
 }
 
-// The realm_bot register blocks: administrators see every bot of the organization, others their own.
+// The realm_bot register blocks: administrators see every bot of the organization, others their own; the
+// secrets of those whose role is above the viewer's are blank.
 export async function realmBotsState(db: Db, realm: Realm, user: User | null) {
-  const bots = user ? (await listUsers(db, realm.id)).filter((u) => u.isBot && u.botOwnerId !== null && (isRealmAdmin(user) || u.botOwnerId === user.id)) : [];
+  const bots = user ? (await listUsers(db, realm.id)).filter((u) => u.isBot && u.botOwnerId !== null && administersBot(user, u)) : [];
   const settings = await botSettings(db, bots.map((b) => b.id));
   const name = await streamNamer(db, realm);
-  return { realm_bots: bots.map((b) => formatBot(b, settings.get(b.id) ?? NO_BOT_SETTINGS, name)) };
+  return { realm_bots: bots.map((b) => formatBot(b, settings.get(b.id) ?? NO_BOT_SETTINGS, name, seesBotSecrets(user!, b))) };
 }
 

@@ -1,6 +1,7 @@
 // Channel folders (feature level 389): administrators create and edit them; everyone may list them.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
+import { invalidCharacterPosition } from '../lib/text.js';
 import { renderMarkdown } from '../markdown/render.js';
 import {
   channelFolderInUse, findChannelFolder, findChannelFolderByName, insertChannelFolder, listChannelFolders, updateChannelFolder,
@@ -32,8 +33,8 @@ const nameInUse = () => new ApiError('Channel folder name already in use');
 async function checkFolderName(db: Db, realm: Realm, raw: string, self?: number): Promise<string> {
   const name = raw.trim();
   if (!name) throw new ApiError("Channel folder name can't be empty.");
-  const bad = [...name].findIndex((c) => /[\u0000-\u001f\u007f-\u009f\ud800-\udfff]/u.test(c));
-  if (bad >= 0) throw new ApiError(`Invalid character in channel folder name, at position ${bad + 1}.`);
+  const bad = invalidCharacterPosition(name);
+  if (bad) throw new ApiError(`Invalid character in channel folder name, at position ${bad}.`);
   const other = await findChannelFolderByName(db, realm.id, name);
   if (other && other.id !== self) throw nameInUse();
   return name;

@@ -1,5 +1,6 @@
 // The texts of the Notification Bot's messages about channels, as the reference server words them
 // (zerver/views/streams.py, zerver/actions/streams.py), and the subscription request's notices.
+import { fenceFor } from '../format/quote.js';
 import { silentMention, channelLinkSyntax, silentGroupMention } from '../lib/mention-syntax.js';
 import type { GroupSettingValue } from '../permissions/groups.js';
 import { realmSettings } from '../state/realm.js';
@@ -18,7 +19,11 @@ export function permissionPolicyName(s: Privacy): string {
   return s.historyPublicToSubscribers ? 'Private, shared history' : 'Private, protected history';
 }
 
-const quoted = (text: string) => `\n\`\`\`\` quote\n${text || '*No description.*'}\n\`\`\`\``;
+// A description of nothing but backticks would otherwise close the quote.
+const quoted = (text: string) => {
+  const fence = fenceFor(text, 4);
+  return `\n${fence} quote\n${text || '*No description.*'}\n${fence}`;
+};
 
 export const channelCreatedText = (actor: User, s: Stream) => `**${permissionPolicyName(s)}** channel created by ${silentMention(actor)}. **Description:**${quoted(s.description)}`;
 

@@ -1,6 +1,6 @@
 // Loading channels with permission checks, validating channel fields, and creating channels.
 import { ApiError } from '../http/errors.js';
-import { codePointLength } from '../lib/text.js';
+import { codePointLength, invalidCharacterPosition } from '../lib/text.js';
 import { renderMarkdown } from '../markdown/render.js';
 import { checkGroupSetting, defaultValue, sameValue } from '../permissions/group-settings.js';
 import { hasMetadataAccess, type Viewer } from '../permissions/channels.js';
@@ -27,8 +27,8 @@ export function checkChannelName(raw: string): string {
   if (codePointLength(name) > SERVER_LIMITS.max_stream_name_length) {
     throw new ApiError(`Channel name too long (limit: ${SERVER_LIMITS.max_stream_name_length} characters).`);
   }
-  const bad = [...name].findIndex((c) => /[\u0000-\u001f\u007f-\u009f\ufffe\uffff]/.test(c));
-  if (bad >= 0) throw new ApiError(`Invalid character in channel name, at position ${bad + 1}.`);
+  const bad = invalidCharacterPosition(name);
+  if (bad) throw new ApiError(`Invalid character in channel name, at position ${bad}.`);
   return name;
 }
 

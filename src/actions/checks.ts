@@ -1,14 +1,18 @@
 // Validation shared by the actions that create or rename people and organizations.
 import { ApiError } from '../http/errors.js';
-import { codePointLength } from '../lib/text.js';
+import { codePointLength, invalidCharacterPosition } from '../lib/text.js';
 import { isGuest } from '../permissions/channels.js';
 
 export const MAX_NAME_LENGTH = 100;
 export const MIN_NAME_LENGTH = 2;
 export const PASSWORD_MIN_LENGTH = 6;
 export const PASSWORD_MAX_LENGTH = 100;
-const NAME_INVALID_CHARS = /[*`\\>"@\u0000-\u001f\u007f]/;
+const NAME_INVALID_CHARS = /[*`\\>"@]/;
 const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+// The local part as the reference's validator (Django's dot-atom) takes it: ASCII only, so that no address can
+// pass for another through look-alike letters there. Domains may be international; src/lib/identity.ts compares
+// them by what they look like.
+const LOCAL_PART = /^[-!#$%&'*+/=?^_`{}|~0-9A-Za-z]+(?:\.[-!#$%&'*+/=?^_`{}|~0-9A-Za-z]+)*$/;
 
 export function checkEmail(email: string): string {
   const e = email.trim();
@@ -17,6 +21,7 @@ export function checkEmail(email: string): string {
   const valid =
     codePointLength(e) <= 254 &&
     at > 0 &&
+    LOCAL_PART.test(e.slice(0, at)) &&
     !/[\s,;<>()[\]\\"]/.test(e) &&
     e.indexOf('@') === at &&
     (domain.includes('.') || domain === 'localhost') &&
@@ -30,7 +35,7 @@ export function checkFullName(name: string): string {
   const n = name.trim();
   if (codePointLength(n) > MAX_NAME_LENGTH) throw new ApiError('Name too long!');
   if (codePointLength(n) < MIN_NAME_LENGTH) throw new ApiError('Name too short!');
-  if (NAME_INVALID_CHARS.test(n)) throw new ApiError('Invalid characters in name!');
+  if (NAME_INVALID_CHARS.test(n) || invalidCharacterPosition(n)) throw new ApiError('Invalid characters in name!');
   // A trailing `|15` would read as the id part of a mention (@**name|15**).
   if (/\|\d+$/.test(n)) throw new ApiError('Invalid format!');
   return n;

@@ -6,12 +6,14 @@ import { hasContentAccess } from '../permissions/channels.js';
 import { userSettings } from '../state/user-settings.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
 import type { Tx } from '../store/db.js';
-import { deleteDraft, findDraft, insertDraft, listDrafts, updateDraft, type Draft } from '../store/drafts.js';
+import { truncated } from '../format/quote.js';
+import { countDrafts, deleteDraft, findDraft, insertDraft, listDrafts, updateDraft, type Draft } from '../store/drafts.js';
 import type { Realm } from '../store/realms.js';
 import { findStream } from '../store/streams.js';
 import { findSubscription } from '../store/subscriptions.js';
 import { findUsers, type User } from '../store/users.js';
 import { viewerOf } from './channels.js';
+import { checkRoom } from './per-user-limits.js';
 import { inTransaction } from './transaction.js';
 
 export interface DraftInput {
@@ -28,8 +30,10 @@ function checkSyncEnabled(user: User): void {
   if (!userSettings(user).enable_drafts_synchronization) throw new ApiError('User has disabled synchronizing drafts.');
 }
 
-async function checkDraft(tx: Tx, realm: Realm, user: User, d: DraftInput): Promise<Omit<Draft, 'id'>> {
-  if (d.content.includes('\u0000')) throw new ApiError('Content must not contain null bytes');
+// Content longer than a message is cut as the reference server cuts it (normalize_body).
+async function checkDraft(tx: Tx, realm: Realm, user: User, input: DraftInput): Promise<Omit<Draft, 'id'>> {
+  if (input.content.includes('\u0000')) throw new ApiError('Content must not contain null bytes');
+  const d = { ...input, content: truncated(input.content, SERVER_LIMITS.max_message_length) };
   if (d.topic.includes('\u0000')) throw new ApiError('Topic must not contain null bytes');
   const timestamp = d.timestamp ?? Math.floor(Date.now() / 1000);
   if (d.type === 'stream') {
@@ -52,6 +56,7 @@ async function checkDraft(tx: Tx, realm: Realm, user: User, d: DraftInput): Prom
 export async function doCreateDrafts(app: App, realm: Realm, user: User, drafts: DraftInput[]): Promise<number[]> {
   checkSyncEnabled(user);
   return inTransaction(app, async (tx, emit) => {
+    checkRoom(await countDrafts(tx, user.id), drafts.length, 'drafts');
     const created: Draft[] = [];
     for (const d of drafts) created.push(await insertDraft(tx, user.id, await checkDraft(tx, realm, user, d)));
     if (created.length) emit(realm.id, { type: 'drafts', op: 'add', drafts: created }, [user.id]);

@@ -8,10 +8,11 @@ import { randomToken } from '../lib/secrets.js';
 import { canAddSubscribers, isRealmAdmin, type Viewer } from '../permissions/channels.js';
 import type { Db, Tx } from '../store/db.js';
 import { systemGroupIds } from '../store/groups.js';
-import { findInvite, insertInvite, listLiveInvites, revokeInvite, type MultiuseInvite } from '../store/invites.js';
+import { expireInvites, findInvite, insertInvite, listLiveInvites, revokeInvite, type MultiuseInvite } from '../store/invites.js';
 import type { Realm } from '../store/realms.js';
-import { listDefaultStreamIds } from '../store/streams.js';
-import { isStoredId, listUsers, ROLE, ROLES, type User } from '../store/users.js';
+import { listDefaultStreamIds, type Stream } from '../store/streams.js';
+import { findSubscription, type Subscription } from '../store/subscriptions.js';
+import { findUser, isStoredId, listUsers, ROLE, ROLES, type User } from '../store/users.js';
 import { checkMemberOrAdmin } from './checks.js';
 import { accessChannelById, holdsRealmSetting, realmGroupValue, viewerOf } from './channels.js';
 import { accessGroupsForAdding } from './user-group-members.js';
@@ -45,11 +46,17 @@ function expiryOf(app: App, minutes: number | null | undefined, now: number): nu
   return now + minutes * 60;
 }
 
-// Each channel must be one the caller can see; a default channel may always be offered, any other only when the
-// caller may add subscribers to it.
-async function checkChannels(tx: Tx, realm: Realm, viewer: Viewer, ids: number[], systemGroups: Map<string, number>): Promise<number[]> {
-  const defaults = new Set(await listDefaultStreamIds(tx, realm.id));
+// A default channel may always be offered, any other only when the link's creator may add subscribers to it:
+// checked when the link is made and again when someone joins through it.
+async function channelOffer(db: Db, realm: Realm, systemGroups: Map<string, number>) {
+  const defaults = new Set(await listDefaultStreamIds(db, realm.id));
   const realmAddGroup = realmGroupValue(realm, 'can_add_subscribers_group', systemGroups);
+  return (viewer: Viewer, stream: Stream, sub: Subscription | undefined) => defaults.has(stream.id) || canAddSubscribers(viewer, stream, realmAddGroup, sub);
+}
+
+// Each channel must be one the caller can see and may offer.
+async function checkChannels(tx: Tx, realm: Realm, viewer: Viewer, ids: number[], systemGroups: Map<string, number>): Promise<number[]> {
+  const mayOffer = await channelOffer(tx, realm, systemGroups);
   let mayAddAll = true;
   for (const id of ids) {
     const invalid = () => new ApiError(`Invalid channel ID ${id}. No invites were sent.`);
@@ -58,10 +65,57 @@ async function checkChannels(tx: Tx, realm: Realm, viewer: Viewer, ids: number[]
       throw err instanceof ApiError ? invalid() : err;
     });
     if (stream.isArchived) throw invalid();
-    if (!defaults.has(stream.id) && !canAddSubscribers(viewer, stream, realmAddGroup, sub)) mayAddAll = false;
+    if (!mayOffer(viewer, stream, sub)) mayAddAll = false;
   }
   if (!mayAddAll) throw new ApiError('You do not have permission to subscribe other users to channels.');
   return [...new Set(ids)];
+}
+
+// The channels of the link that its creator may still offer (a channel they no longer may is left out).
+export async function channelsStillOffered(tx: Tx, realm: Realm, creator: User, streams: Stream[]): Promise<Stream[]> {
+  const viewer = await viewerOf(tx, creator);
+  const mayOffer = await channelOffer(tx, realm, await systemGroupIds(tx, realm.id));
+  const out: Stream[] = [];
+  for (const s of streams) if (mayOffer(viewer, s, await findSubscription(tx, creator.id, s.id))) out.push(s);
+  return out;
+}
+
+// The one rule of a link's life: its creator may make it — an active member or administrator holding
+// create_multiuse_invite_group, whose role may invite as the link's role (owners alone invite owners).
+function inviteRefusal(viewer: Viewer, realm: Realm, systemGroups: Map<string, number>, invitedAs: number): ApiError | null {
+  const { user } = viewer;
+  if (!user.isActive || user.isBot || user.role === ROLE.guest) return new ApiError('Insufficient permission');
+  if (!holdsRealmSetting(viewer, realm, 'create_multiuse_invite_group', systemGroups)) return new ApiError('Insufficient permission');
+  if (invitedAs === ROLE.owner && user.role !== ROLE.owner) return new OrganizationOwnerRequired();
+  if (invitedAs < user.role) return new OrganizationAdministratorRequired();
+  return null;
+}
+
+// Whether each creator may still make their links: a link whose creator left, or lost the right, is dead.
+export async function creatorsStillInvite(db: Db, realm: Realm, invites: MultiuseInvite[]): Promise<(invite: MultiuseInvite) => boolean> {
+  const systemGroups = await systemGroupIds(db, realm.id);
+  const viewers = new Map<number, Viewer | null>();
+  for (const id of new Set(invites.map((i) => i.referredBy))) {
+    const creator = await findUser(db, realm.id, id);
+    viewers.set(id, creator ? await viewerOf(db, creator) : null);
+  }
+  return (invite) => {
+    const viewer = viewers.get(invite.referredBy);
+    return Boolean(viewer) && inviteRefusal(viewer!, realm, systemGroups, invite.invitedAs) === null;
+  };
+}
+
+// Ends the live links of a user who may no longer make them (deactivated, or of a lower role), as the reference
+// server ends a deactivated user's, and tells those who list links.
+export async function expireLinksOfInTx(tx: Tx, emit: Emit, realm: Realm, user: User): Promise<void> {
+  if (user.isBot) return;
+  const now = nowSeconds();
+  const live = await listLiveInvites(tx, realm.id, now, user.id);
+  const stillInvites = await creatorsStillInvite(tx, realm, live);
+  const dead = live.filter((i) => !stillInvites(i));
+  if (!dead.length) return;
+  await expireInvites(tx, dead.map((i) => i.id), now);
+  await emitInvitesChanged(tx, emit, realm, user.id);
 }
 
 async function checkGroups(tx: Tx, realm: Realm, user: User, ids: number[]): Promise<number[]> {
@@ -84,10 +138,8 @@ export async function doCreateMultiuseInvite(app: App, realm: Realm, user: User,
   return inTransaction(app, async (tx, emit) => {
     const viewer = await viewerOf(tx, user);
     const systemGroups = await systemGroupIds(tx, realm.id);
-    if (!holdsRealmSetting(viewer, realm, 'create_multiuse_invite_group', systemGroups)) throw new ApiError('Insufficient permission');
-    // Only roles as restricted as the caller's own: owners alone invite owners.
-    if (input.invitedAs === ROLE.owner && user.role !== ROLE.owner) throw new OrganizationOwnerRequired();
-    if (input.invitedAs < user.role) throw new OrganizationAdministratorRequired();
+    const refusal = inviteRefusal(viewer, realm, systemGroups, input.invitedAs);
+    if (refusal) throw refusal;
     const streamIds = await checkChannels(tx, realm, viewer, input.streamIds, systemGroups);
     const groupIds = await checkGroups(tx, realm, user, input.groupIds);
     const invite = await insertInvite(tx, {
@@ -125,7 +177,8 @@ function formatInvite(invite: MultiuseInvite, realmUrl: string): Record<string, 
 export async function accessInvites(app: App, realm: Realm, user: User, realmUrl: string): Promise<Record<string, unknown>[]> {
   checkMemberOrAdmin(user);
   const invites = await listLiveInvites(app.db, realm.id, nowSeconds(), isRealmAdmin(user) ? undefined : user.id);
-  return invites.map((i) => formatInvite(i, realmUrl));
+  const stillInvites = await creatorsStillInvite(app.db, realm, invites);
+  return invites.filter(stillInvites).map((i) => formatInvite(i, realmUrl));
 }
 
 async function accessInviteForRevoking(db: Db, realm: Realm, user: User, id: number): Promise<MultiuseInvite> {

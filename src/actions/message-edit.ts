@@ -57,7 +57,7 @@ interface ContentEdit {
 // `topic` is where the message will be: a topic wildcard mention reaches that topic's participants.
 async function renderEdit(tx: Tx, realm: Realm, v: Viewer, message: Message, stream: Stream | null, raw: string, topic: string): Promise<ContentEdit> {
   const content = checkContent(raw.trimEnd() === '' ? '(deleted)' : raw);
-  const rendered = renderMessage(content, await renderContext(tx, realm, content, v.user));
+  const rendered = renderMessage(content, await renderContext(tx, realm, content, v));
   const systemGroups = await systemGroupIds(tx, realm.id);
   const mayMentionMany = inGroupSetting(v, realmGroupValue(realm, 'can_mention_many_users_group', systemGroups));
   if (rendered.streamWildcard && stream && ((await subscriberIds(tx, [stream.id])).get(stream.id)?.length ?? 0) > WILDCARD_MENTION_THRESHOLD && !mayMentionMany) {

@@ -67,7 +67,7 @@ export async function doUpdateFlagsForNarrow(app: App, realm: Realm, user: User,
   if (input.numBefore > 0 && input.numAfter > 0 && !input.includeAnchor) throw new ApiError('The anchor can only be excluded at an end of the range');
   const numBefore = Math.min(input.numBefore, Math.max(MAX_MESSAGES_PER_UPDATE - input.numAfter, 0));
   const numAfter = Math.min(input.numAfter, MAX_MESSAGES_PER_UPDATE - numBefore);
-  const { ids, found } = await narrowWindow(app.db, realm, user, { ...input, numBefore, numAfter });
+  const { ids, found } = await narrowWindow(app, realm, user, { ...input, numBefore, numAfter });
   const { changed, ignoredChannels } = await inTransaction(app, (tx, emit) => updateFlagsInTx(tx, emit, realm, user, ids, input.op, input.flag, true));
   return {
     processed_count: ids.length,

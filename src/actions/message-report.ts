@@ -47,7 +47,9 @@ async function reportContent(tx: Tx, realm: Realm, realmUrl: string, reporter: U
   const reason = REPORT_MESSAGE_TYPES.find((t) => t.key === input.reportType)!.name;
   const body = truncated(message.content, MAX_QUOTED_LENGTH);
   const fence = fenceFor(body);
-  const content = `${header}\n\`\`\`quote\n**${reason}**. ${input.description}\n\`\`\`\n\n${fence} spoiler ${original}\n${body}\n${fence}\n`;
+  // The reporter's words stay inside their quote whatever fences they hold.
+  const quote = fenceFor(input.description);
+  const content = `${header}\n${quote}quote\n**${reason}**. ${input.description}\n${quote}\n\n${fence} spoiler ${original}\n${body}\n${fence}\n`;
   return { content, sender };
 }
 

@@ -10,13 +10,14 @@ import { dmMembers, findDmRecipient, findMessages, flagNames, topicKey, userMess
 import type { Realm } from '../store/realms.js';
 import { findStream, findStreamByName, listStreams, type Stream } from '../store/streams.js';
 import { subscriptionsOfUser } from '../store/subscriptions.js';
-import { findUser, findUserByEmail, findUsers, type User } from '../store/users.js';
+import { findUser, findUsers, type User } from '../store/users.js';
+import { realmFakeEmailDomain } from '../format/users.js';
+import { userByEmailFor } from './users.js';
 import { displayTopic, formatMessage, type MessageFlavour } from '../format/messages.js';
 import { searchFields } from '../format/search-highlight.js';
 import { searchStems } from '../store/search.js';
 import { reactionsForMessages } from './reactions.js';
 import { topicLinker } from './linkifiers.js';
-import { realmFakeEmailDomain } from './users.js';
 import { accessibleBy, canAccessUser } from '../permissions/users.js';
 import { unknownReactor, unknownSender } from '../format/users.js';
 
@@ -54,15 +55,18 @@ export async function readerOf(db: Db, user: User): Promise<Reader> {
 
 const historyReadable = (r: Reader, s: Stream) => s.historyPublicToSubscribers && hasContentAccess(r.viewer, s, r.subs.get(s.id) as never);
 
-async function userByOperand(db: Db, realm: Realm, operand: unknown): Promise<User | undefined> {
+// A user named by id or e-mail; an address hidden from the reader names nobody (userByEmailFor).
+async function userByOperand(db: Db, realm: Realm, reader: Reader, placeholderDomain: string, operand: unknown): Promise<User | undefined> {
   if (typeof operand === 'number') return findUser(db, realm.id, operand);
-  if (typeof operand === 'string') return /^\d+$/.test(operand) ? findUser(db, realm.id, Number(operand)) : findUserByEmail(db, realm.id, operand);
-  return undefined;
+  if (typeof operand !== 'string') return undefined;
+  if (/^\d+$/.test(operand)) return findUser(db, realm.id, Number(operand));
+  return userByEmailFor(db, realm, placeholderDomain, reader.viewer.user, operand);
 }
 
 // Resolves names to ids and picks the scope: a channel whose history the caller may read is searched in full;
-// everything else only among the messages the caller received.
-export async function resolveNarrow(db: Db, realm: Realm, reader: Reader, raw: RawTerm[]): Promise<{ terms: NegatableTerm[]; scope: Scope; near?: number }> {
+// everything else only among the messages the caller received. `placeholderDomain`: the organization's, for users
+// named by e-mail.
+export async function resolveNarrow(db: Db, realm: Realm, reader: Reader, raw: RawTerm[], placeholderDomain: string): Promise<{ terms: NegatableTerm[]; scope: Scope; near?: number }> {
   const terms: NegatableTerm[] = [];
   let scope: Scope = { kind: 'user' };
   let near: number | undefined;
@@ -93,7 +97,7 @@ export async function resolveNarrow(db: Db, realm: Realm, reader: Reader, raw: R
         terms.push({ op: 'topic', topicKey: topicKey(operand === '(no topic)' ? '' : operand), negated });
         break;
       case 'sender': {
-        const u = await userByOperand(db, realm, operand);
+        const u = await userByOperand(db, realm, reader, placeholderDomain, operand);
         if (!u) throw bad(`unknown user ${String(operand)}`);
         terms.push({ op: 'sender', userId: u.id, negated });
         break;
@@ -103,7 +107,7 @@ export async function resolveNarrow(db: Db, realm: Realm, reader: Reader, raw: R
         const list = Array.isArray(operand) ? operand : typeof operand === 'string' ? operand.split(',').map((s) => s.trim()) : [operand];
         const users: User[] = [];
         for (const item of list) {
-          const u = await userByOperand(db, realm, item);
+          const u = await userByOperand(db, realm, reader, placeholderDomain, item);
           if (!u) throw bad(`unknown user in ${String(operand)}`);
           users.push(u);
         }
@@ -112,7 +116,7 @@ export async function resolveNarrow(db: Db, realm: Realm, reader: Reader, raw: R
       }
       case 'dm-including':
       case 'group-pm-with': {
-        const u = await userByOperand(db, realm, operand);
+        const u = await userByOperand(db, realm, reader, placeholderDomain, operand);
         if (!u) throw bad(`unknown user ${String(operand)}`);
         terms.push({ op: 'dm-including', userId: u.id, negated });
         break;
@@ -211,9 +215,10 @@ function parseAnchor(raw: string): number | 'first_unread' {
 
 // The ids of a narrow around an anchor, with what the reply tells about them. An anchor at either end fetches
 // only towards the other one.
-export async function narrowWindow(db: Db, realm: Realm, user: User, input: WindowInput) {
+export async function narrowWindow(app: App, realm: Realm, user: User, input: WindowInput) {
+  const db = app.reads;
   const reader = await readerOf(db, user);
-  const { terms, scope, near } = await resolveNarrow(db, realm, reader, input.narrow);
+  const { terms, scope, near } = await resolveNarrow(db, realm, reader, input.narrow, realmFakeEmailDomain(app, realm));
   let anchor = parseAnchor(input.anchor);
   if (anchor === 'first_unread') anchor = near ?? (await firstUnreadId(db, realm.id, user.id, terms)) ?? LARGER_THAN_MAX_MESSAGE_ID;
   const toOldest = anchor === 0;
@@ -234,7 +239,7 @@ function searchHighlights(terms: NegatableTerm[]): Set<string> | null {
 
 export async function accessMessageWindow(app: App, realm: Realm, user: User, input: FetchInput) {
   if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) throw new ApiError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  const { ids, terms, found } = await narrowWindow(app.reads, realm, user, input);
+  const { ids, terms, found } = await narrowWindow(app, realm, user, input);
   return { messages: await formatFound(app, realm, user, ids, terms, input), ...found, history_limited: false };
 }
 
@@ -258,7 +263,7 @@ async function formatFound(app: App, realm: Realm, user: User, ids: number[], te
 // the same narrow would show of them. The reply has no anchor and promises nothing about the ends.
 async function accessListedMessages(app: App, realm: Realm, user: User, requested: number[], narrow: RawTerm[], flavour: MessageFlavour) {
   if (requested.length > MAX_MESSAGES_PER_FETCH) throw new ApiError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  const { terms, scope } = await resolveNarrow(app.reads, realm, await readerOf(app.reads, user), narrow);
+  const { terms, scope } = await resolveNarrow(app.reads, realm, await readerOf(app.reads, user), narrow, realmFakeEmailDomain(app, realm));
   const ids = (await matchingIds(app.reads, realm.id, user.id, scope, terms, [...new Set(requested)])).sort((a, b) => a - b);
   const messages = await formatFound(app, realm, user, ids, terms, flavour);
   return { messages, found_anchor: false, found_oldest: false, found_newest: false, history_limited: false };
@@ -293,7 +298,7 @@ export async function accessMessages(app: App, realm: Realm, user: User, r: Fetc
 // GET /messages/matches_narrow: the search fields of each of these messages that match the narrow.
 export async function accessMatchingMessages(app: App, realm: Realm, user: User, ids: number[], narrow: RawTerm[]) {
   const reader = await readerOf(app.reads, user);
-  const { terms, scope } = await resolveNarrow(app.reads, realm, reader, narrow);
+  const { terms, scope } = await resolveNarrow(app.reads, realm, reader, narrow, realmFakeEmailDomain(app, realm));
   const matching = await findMessages(app.reads, realm.id, await matchingIds(app.reads, realm.id, user.id, scope, terms, ids));
   const stems = searchHighlights(terms) ?? new Set<string>();
   return Object.fromEntries(matching.map((m) => [m.id, searchFields(m.renderedContent, m.topic, stems)]));

@@ -1,7 +1,7 @@
 // Sending a message to a channel topic or a direct-message conversation.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
-import { codePointLength } from '../lib/text.js';
+import { invalidCharacterPosition } from '../lib/text.js';
 import { mentionCandidates, renderMessage, renderTopicLinks, type RenderContext } from '../markdown/message.js';
 import { hasMetadataAccess, inGroupSetting, isGuest, type Viewer } from '../permissions/channels.js';
 import { holdsGroupSetting } from '../permissions/groups.js';
@@ -16,14 +16,14 @@ import { findStream, findStreamByName, listStreams, noteFirstMessageId, type Str
 import { findSubscription, subscriberIds } from '../store/subscriptions.js';
 import { findUsers, findUsersByEmails, listUsers, type User } from '../store/users.js';
 import { formatMessage } from '../format/messages.js';
+import { fakeEmailDomain, realmFakeEmailDomain, unknownSender } from '../format/users.js';
 import { realmGroupValue } from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { renderExtras } from './linkifiers.js';
 import { flagAlertWords } from './alert-words.js';
 import { claimAttachments } from './attachment-claims.js';
-import { checkRecipientsAccessible, realmFakeEmailDomain } from './users.js';
+import { checkRecipientsAccessible } from './users.js';
 import { accessibleBy, blindAmong, canAccessUser } from '../permissions/users.js';
-import { fakeEmailDomain, unknownSender } from '../format/users.js';
 
 export interface SendInput {
   type: 'stream' | 'private';
@@ -39,8 +39,9 @@ export interface SendInput {
   system?: boolean;
   // Recipients for whom the message arrives already read (a notice about their own action).
   markRead?: (userId: number) => boolean;
-  // The domain of stand-in e-mail addresses (realmFakeEmailDomain), for senders shown as placeholders.
-  fakeDomain?: string;
+  // The organization's placeholder domain (realmFakeEmailDomain, set by doSendMessage from configuration): for `to`
+  // lists of e-mails, and for senders shown as placeholders.
+  placeholderDomain?: string;
 }
 
 // Wildcard mentions reaching more users than this need can_mention_many_users_group.
@@ -59,7 +60,9 @@ export function checkContent(raw: string): string {
 
 // `(no topic)` and the display name of the empty topic are read as the empty topic (feature level 370).
 export function checkTopic(raw: string | undefined): string {
-  let topic = (raw ?? '').replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
+  let topic = (raw ?? '').trim();
+  const bad = invalidCharacterPosition(topic);
+  if (bad) throw new ApiError(`Invalid character in topic, at position ${bad}!`);
   if (topic === '(no topic)' || topic === EMPTY_TOPIC_DISPLAY_NAME) topic = '';
   return truncate(topic, SERVER_LIMITS.max_topic_length, '...');
 }
@@ -93,12 +96,14 @@ async function accessChannelForSending(tx: Tx, realm: Realm, v: Viewer, to: numb
   return stream;
 }
 
-// A guest limited by can_access_all_users_group mentions only the users they may access (others stay text).
-export async function renderContext(tx: Tx, realm: Realm, content: string, author: User): Promise<RenderContext> {
+// `author` is the viewer whose access decides which users a mention may name (a guest limited by
+// can_access_all_users_group mentions only those they may access; others stay text) and which channels a
+// `#**channel**` link may name (id and all); null for the server's own notices, which may name any.
+export async function renderContext(tx: Tx, realm: Realm, content: string, author: Viewer | null): Promise<RenderContext> {
   const c = mentionCandidates(content);
   const ctx: RenderContext = { usersByName: new Map(), usersById: new Map(), groupsByName: new Map(), channelsByName: new Map(), ...(await renderExtras(tx, realm.id, content)) };
   if (c.names.length || c.ids.length) {
-    const accessible = await accessibleBy(tx, realm, author);
+    const accessible = author ? await accessibleBy(tx, realm, author.user) : null;
     for (const u of (await listUsers(tx, realm.id)).filter((x) => x.isActive && canAccessUser(accessible, x))) {
       const key = u.fullName.toLowerCase();
       if (c.names.includes(key)) ctx.usersByName.set(key, [...(ctx.usersByName.get(key) ?? []), { id: u.id, fullName: u.fullName }]);
@@ -111,7 +116,12 @@ export async function renderContext(tx: Tx, realm: Realm, content: string, autho
     }
   }
   if (c.channels.length) {
-    for (const s of await listStreams(tx, realm.id)) if (c.channels.includes(s.name.toLowerCase())) ctx.channelsByName.set(s.name.toLowerCase(), { id: s.id, name: s.name });
+    for (const s of await listStreams(tx, realm.id)) {
+      if (!c.channels.includes(s.name.toLowerCase())) continue;
+      // A channel the author may not know of renders as text, exactly like one that does not exist.
+      if (author && !hasMetadataAccess(author, s, await findSubscription(tx, author.user.id, s.id))) continue;
+      ctx.channelsByName.set(s.name.toLowerCase(), { id: s.id, name: s.name });
+    }
   }
   return ctx;
 }
@@ -139,7 +149,8 @@ async function checkTopicAllowed(tx: Tx, v: Viewer, stream: Stream, topic: strin
 }
 
 export async function doSendMessage(app: App, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
-  return inTransaction(app, (tx, emit) => sendMessageInTx(tx, emit, realm, sender, { fakeDomain: realmFakeEmailDomain(app, realm), ...input }));
+  const placeholderDomain = realmFakeEmailDomain(app, realm);
+  return inTransaction(app, (tx, emit) => sendMessageInTx(tx, emit, realm, sender, { ...input, placeholderDomain }));
 }
 
 // The send path inside a caller's transaction, so that work tied to the send (marking a scheduled message
@@ -164,7 +175,8 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     const targets = parseDmTargets(input.to);
     const ids = targets.filter((t): t is number => typeof t === 'number');
     const emails = targets.filter((t): t is string => typeof t === 'string');
-    const users = [...(await findUsers(tx, realm.id, ids)), ...(await findUsersByEmails(tx, realm.id, emails))];
+    const placeholderDomain = input.placeholderDomain ?? fakeEmailDomain(undefined, realm.stringId);
+    const users = [...(await findUsers(tx, realm.id, ids)), ...(await findUsersByEmails(tx, realm.id, emails, placeholderDomain))];
     for (const id of ids) if (!users.some((u) => u.id === id)) throw new ApiError(`Invalid user ID ${id}`);
     for (const e of emails) if (!users.some((u) => u.email.toLowerCase() === e.toLowerCase())) throw new ApiError(`Invalid email '${e}'`);
     const inactive = users.find((u) => !u.isActive);
@@ -181,7 +193,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     recipientId = await dmRecipient(tx, realm.id, recipients);
   }
 
-  const ctx = await renderContext(tx, realm, content, sender);
+  const ctx = await renderContext(tx, realm, content, input.system ? null : v);
   const rendered = renderMessage(content, ctx);
   // A topic wildcard mention reaches the topic's participants only, the sender among them.
   const topicParticipants = rendered.topicWildcard && stream ? (await topicSenderIds(tx, stream.id, topic)).add(sender.id) : new Set<number>();
@@ -223,7 +235,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
   const formatted = formatMessage({ ...message, id }, lookups, { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true });
   // Subscribers share the channel with a subscribed sender; one posting unsubscribed may be unknown to guests.
   const blind = stream && !recipientSet.has(sender.id) ? await blindAmong(tx, realm, sender, recipients) : new Set<number>();
-  const fakeDomain = input.fakeDomain ?? fakeEmailDomain(undefined, realm.stringId);
+  const fakeDomain = input.placeholderDomain ?? fakeEmailDomain(undefined, realm.stringId);
   emit(realm.id, {
     type: 'message',
     message: formatted,

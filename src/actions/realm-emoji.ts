@@ -1,6 +1,8 @@
 // Custom emoji: uploaded by whoever can_add_custom_emoji_group allows, deactivated by their author or an
 // administrator. Images live in the object storage, one folder per organization, and are served without
-// credentials as the reference server serves them.
+// credentials as the reference server serves them. An active emoji's image counts against the organization's
+// upload quota; deactivating the emoji deletes its image (so that adding and deleting emoji cannot fill the
+// disk), and messages or reactions that showed it show a broken image from then on.
 import crypto from 'node:crypto';
 import type { App } from '../app.js';
 import { ApiError, NotFoundError } from '../http/errors.js';
@@ -17,6 +19,7 @@ import { isUniqueViolation } from '../store/tx.js';
 import type { User } from '../store/users.js';
 import { holdsRealmSetting } from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
+import { chargeUploadVolume, checkQuotaBefore, checkQuotaInTx } from './upload-space.js';
 
 export const MAX_EMOJI_FILE_SIZE_MIB = 5;
 // Stored names are random, so one organization's emoji cannot be found by counting through another's.
@@ -61,12 +64,16 @@ export async function doAddRealmEmoji(app: App, realm: Realm, user: User, rawNam
   const kind = imageKind(data);
   if (!kind) throw new ApiError('Invalid image format', 'BAD_IMAGE');
 
+  await checkQuotaBefore(app, realm.id, data.length);
+  await chargeUploadVolume(app, user, data.length);
+
   const fileName = `${crypto.randomBytes(8).toString('hex')}.${kind.ext}`;
   await app.storage.put(emojiKey(realm.id, fileName), data);
   try {
     await inTransaction(app, async (tx, emit) => {
       if (await activeRealmEmojiByName(tx, realm.id, name)) throw nameTaken();
-      const emoji = await insertRealmEmoji(tx, { realmId: realm.id, name, authorId: user.id, fileName });
+      await checkQuotaInTx(tx, app, realm.id, data.length);
+      const emoji = await insertRealmEmoji(tx, { realmId: realm.id, name, authorId: user.id, fileName, size: data.length });
       await notify(tx, emit, realm, { op: 'add', emoji: formatRealmEmoji(emoji) });
     });
   } catch (err) {
@@ -76,13 +83,15 @@ export async function doAddRealmEmoji(app: App, realm: Realm, user: User, rawNam
 }
 
 export async function doDeactivateRealmEmoji(app: App, realm: Realm, user: User, name: string): Promise<void> {
-  await inTransaction(app, async (tx, emit) => {
+  const emoji = await inTransaction(app, async (tx, emit) => {
     const emoji = await activeRealmEmojiByName(tx, realm.id, name);
     if (!emoji) throw new NotFoundError(`Emoji '${name}' does not exist`);
     if (!isRealmAdmin(user) && emoji.authorId !== user.id) throw new ApiError('Must be an organization administrator or emoji author');
     await deactivateRealmEmoji(tx, emoji.id);
     await notify(tx, emit, realm, { op: 'edit', emoji_id: String(emoji.id), data: { deactivated: true } });
+    return emoji;
   });
+  await app.storage.delete(emojiKey(realm.id, emoji.fileName));
 }
 
 // The stored image of a custom emoji, or null when there is none by that name.

@@ -16,7 +16,7 @@ import { deleteScheduled, findScheduled, insertScheduled, listScheduled, type Sc
 import { findStream } from '../store/streams.js';
 import { findUser, type User } from '../store/users.js';
 import { accessMessage } from './message-access.js';
-import { checkScheduled } from './scheduled-messages.js';
+import { checkRoomToSchedule, checkScheduled } from './scheduled-messages.js';
 import { notificationBot } from './system-bots.js';
 import { inTransaction } from './transaction.js';
 
@@ -77,6 +77,7 @@ export async function doCreateReminder(app: App, realm: Realm, user: User, input
   return inTransaction(app, async (tx, emit) => {
     // Made now, while the organization's address is known, so that the worker finds it at delivery time.
     await notificationBot(tx, emit, realm, hostOf(realmUrl));
+    await checkRoomToSchedule(tx, user);
     const reminder = await insertScheduled(tx, realm.id, user.id, fields, false, message.id);
     emit(realm.id, { type: 'reminders', op: 'add', reminders: [formatReminder(reminder)] }, [user.id]);
     return reminder.id;

@@ -2,10 +2,11 @@
 // time by a worker through the normal send path, exactly once (the claim and the send share a transaction).
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
+import { organizationHost } from '../lib/urls.js';
 import { findMessages } from '../store/messages.js';
 import { findRealm, type Realm } from '../store/realms.js';
 import {
-  claimScheduled, deleteScheduled, dueScheduled, findScheduled, insertScheduled, listScheduled, markDelivered, markFailed, updateScheduled,
+  claimScheduled, countPendingScheduled, deleteScheduled, dueScheduled, findScheduled, insertScheduled, listScheduled, markDelivered, markFailed, updateScheduled,
   type ScheduledFields, type ScheduledMessage,
 } from '../store/scheduled-messages.js';
 import { dryRun } from '../store/tx.js';
@@ -13,6 +14,7 @@ import type { Tx } from '../store/db.js';
 import { findUser, type User } from '../store/users.js';
 import { sendMessageInTx } from './messages-send.js';
 import { notificationBot } from './system-bots.js';
+import { checkRoom } from './per-user-limits.js';
 import { inTransaction, type Emit } from './transaction.js';
 
 export function formatScheduled(m: ScheduledMessage): Record<string, unknown> {
@@ -61,6 +63,11 @@ export async function checkScheduled(app: App, realm: Realm, user: User, f: Omit
   return { ...f, topic: f.type === 'stream' ? sent.topic : '', content: sent.content, renderedContent: sent.renderedContent };
 }
 
+// Scheduled messages and reminders waiting to be sent count together.
+export async function checkRoomToSchedule(tx: Tx, user: User): Promise<void> {
+  checkRoom(await countPendingScheduled(tx, user.id), 1, 'scheduled messages and reminders');
+}
+
 export async function doCreateScheduled(app: App, realm: Realm, user: User, input: Required<Pick<ScheduleInput, 'type' | 'to' | 'content' | 'scheduledDeliveryTimestamp'>> & ScheduleInput): Promise<number> {
   const type = normalType(input.type);
   // A missing channel topic is refused by the send path, as POST /messages refuses it.
@@ -68,6 +75,7 @@ export async function doCreateScheduled(app: App, realm: Realm, user: User, inpu
     type, to: checkTarget(type, input.to), topic: type === 'stream' ? input.topic : '', content: input.content, scheduledTimestamp: input.scheduledDeliveryTimestamp,
   });
   return inTransaction(app, async (tx, emit) => {
+    await checkRoomToSchedule(tx, user);
     const m = await insertScheduled(tx, realm.id, user.id, fields, input.readBySender ?? null);
     emit(realm.id, { type: 'scheduled_messages', op: 'add', scheduled_messages: [formatScheduled(m)] }, [user.id]);
     return m.id;
@@ -109,13 +117,10 @@ export async function accessScheduled(app: App, user: User): Promise<Record<stri
   return (await listScheduled(app.db, user.id)).map(formatScheduled);
 }
 
-// The host named in a system bot's address if one must be made here: the organization's, as its users' addresses
-// name it.
-const botHost = (app: App, user: User) => (app.config.externalUrl ? new URL(app.config.externalUrl).hostname : user.email.slice(user.email.lastIndexOf('@') + 1));
 
 // The sender learns why a message was not sent, from the Notification Bot, as on the reference server.
 async function notifyFailure(tx: Tx, emit: Emit, app: App, realm: Realm, sender: User, m: ScheduledMessage, reason: string): Promise<void> {
-  const bot = await notificationBot(tx, emit, realm, botHost(app, sender));
+  const bot = await notificationBot(tx, emit, realm, organizationHost(app, realm));
   const when = new Date(m.scheduledTimestamp * 1000).toISOString();
   const content = `The message you scheduled for <time:${when}> was not sent because of the following error:\n> ${reason}\n\n[View scheduled messages](#scheduled)`;
   await sendMessageInTx(tx, emit, realm, bot, { type: 'private', to: [sender.id], content, system: true });
@@ -124,7 +129,7 @@ async function notifyFailure(tx: Tx, emit: Emit, app: App, realm: Realm, sender:
 // A reminder is delivered by the Notification Bot to the user who set it; a scheduled message by its sender.
 async function deliverInTx(app: App, tx: Tx, emit: Emit, realm: Realm, sender: User, m: ScheduledMessage): Promise<number> {
   if (m.reminderTargetMessageId !== null) {
-    const bot = await notificationBot(tx, emit, realm, botHost(app, sender));
+    const bot = await notificationBot(tx, emit, realm, organizationHost(app, realm));
     const { id } = await sendMessageInTx(tx, emit, realm, bot, { type: 'private', to: [sender.id], content: m.content, system: true, client: 'Internal' });
     emit(realm.id, { type: 'reminders', op: 'remove', reminder_id: m.id }, [sender.id]);
     return id;

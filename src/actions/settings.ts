@@ -8,7 +8,9 @@ import type { Db, Tx } from '../store/db.js';
 import { deleteAllDrafts } from '../store/drafts.js';
 import { findGroups, groupMemberIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
-import { findUserByEmail, findUsers, insertEmailChange, listUsers, takeEmailChange, updateUser, type User } from '../store/users.js';
+import { findUsers, insertEmailChange, listUsers, takeEmailChange, updateUser, type User } from '../store/users.js';
+import { checkAddressAvailable, lockIdentities, nameKeyOf } from './identity.js';
+import { textKey } from '../lib/identity.js';
 import { checkEmail, checkFullName, checkHuman, checkPassword } from './checks.js';
 import { applyDeliveryEmailChange, applyVisibilityChange, lazyUsers, type UserList } from './email-visibility.js';
 import { presenceEnabledChanged } from './presence.js';
@@ -101,11 +103,12 @@ export async function applySettings(c: ApplyContext, target: User, values: Recor
   }
 }
 
-// With require_unique_names, no two active users share a name, whatever its case.
+// With require_unique_names, no two active users share a name, whatever its case or look-alike characters (the
+// reference compares NFKC and case-folded names).
 async function checkNameAvailable(db: Db, realm: Realm, user: User, name: string): Promise<void> {
   if (!realmSettings(realm).require_unique_names) return;
-  const key = name.toLowerCase();
-  if ((await listUsers(db, realm.id)).some((u) => u.isActive && u.id !== user.id && u.fullName.toLowerCase() === key)) {
+  const key = textKey(name);
+  if ((await listUsers(db, realm.id)).some((u) => u.isActive && u.id !== user.id && nameKeyOf(u) === key)) {
     throw new ApiError('Unique names required in this organization.');
   }
 }
@@ -150,7 +153,8 @@ export async function doUpdateSettings(app: App, realm: Realm, user: User, input
     if (settings.email_changes_disabled && user.role > 200) throw new ApiError('Email address changes are disabled in this organization.');
     newEmail = checkEmail(input.email);
     await checkEmailAllowed(app.db, realm, newEmail);
-    if (await findUserByEmail(app.db, realm.id, newEmail)) throw new ApiError(`Email '${newEmail}' already in use`);
+    // An address its holder hides from this user is refused only at confirmation, which its owner alone can reach.
+    await checkAddressAvailable(app.db, realm, newEmail, { placeholderDomain: realmFakeEmailDomain(app, realm), except: user.id, visibleTo: user });
   }
   await inTransaction(app, async (tx, emit) => {
     await applySettings(applyContext(app, tx, emit, realm), user, values, true, false);
@@ -178,7 +182,9 @@ export async function doConfirmEmailChange(app: App, realm: Realm, key: string):
     if (!change || change.created < Math.floor(Date.now() / 1000) - EMAIL_CHANGE_VALID_SECONDS) throw new ApiError('Invalid or expired confirmation link', 'BAD_REQUEST', 404);
     const [user] = await findUsers(tx, realm.id, [change.userId]);
     if (!user || !user.isActive) throw new ApiError('Invalid or expired confirmation link', 'BAD_REQUEST', 404);
-    if (await findUserByEmail(tx, realm.id, change.newEmail)) throw new ApiError(`Email '${change.newEmail}' already in use`);
+    // Checked again: another user may have taken the address, or a look-alike of it, since it was asked for.
+    await lockIdentities(tx, realm);
+    await checkAddressAvailable(tx, realm, change.newEmail, { placeholderDomain: realmFakeEmailDomain(app, realm), except: user.id });
     return applyDeliveryEmailChange(tx, emit, realm, user, change.newEmail);
   });
 }

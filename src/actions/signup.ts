@@ -1,6 +1,6 @@
 // Joining an organization through a reusable invitation link (/join/<key>/): the account gets the link's role,
-// channels and groups, and a welcome from the Welcome Bot, all in one transaction with the events the same
-// changes make elsewhere.
+// channels and groups — as far as the link's creator may still give them — and a welcome from the Welcome Bot,
+// all in one transaction with the events the same changes make elsewhere.
 import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
 import { ApiError } from '../http/errors.js';
@@ -11,12 +11,13 @@ import { findInviteByKey, MAX_KEY_LENGTH, type MultiuseInvite } from '../store/i
 import type { Realm } from '../store/realms.js';
 import { findStream, listDefaultStreamIds, type Stream } from '../store/streams.js';
 import { findUserGroup } from '../store/user-groups.js';
-import type { Role, User } from '../store/users.js';
+import { findUser, type Role, type User } from '../store/users.js';
 import { sendMessageInTx } from './messages-send.js';
 import { addSubscriptionsInTx } from './subscriptions.js';
 import { welcomeBot } from './system-bots.js';
 import { inTransaction, type Emit } from './transaction.js';
-import { addGroupMembersInTx } from './user-group-members.js';
+import { addGroupMembersInTx, mayAddAnyoneTo } from './user-group-members.js';
+import { channelsStillOffered, creatorsStillInvite } from './invites.js';
 import { insertUserInTx, prepareUser, realmFakeEmailDomain } from './users.js';
 import { hostOf } from '../lib/urls.js';
 
@@ -43,6 +44,8 @@ async function accessLink(db: Db, realm: Realm, key: string): Promise<MultiuseIn
   if (realm.deactivated) throw new InvitationLinkError('deactivated');
   if (invite.revoked) throw new InvitationLinkError('revoked');
   if (invite.expiry !== null && invite.expiry <= nowSeconds()) throw new InvitationLinkError('expired');
+  // A link carries its creator's right to invite: it ends with it, as an expired link.
+  if (!(await creatorsStillInvite(db, realm, [invite]))(invite)) throw new InvitationLinkError('expired');
   return invite;
 }
 
@@ -57,21 +60,28 @@ export interface JoinInput {
   password: string;
 }
 
-// The link's channels (and the organization's default channels when it says so) that still take subscribers.
-async function channelsOf(tx: Tx, realm: Realm, invite: MultiuseInvite): Promise<Stream[]> {
-  const ids = new Set([...invite.streamIds, ...(invite.includeRealmDefaultSubscriptions ? await listDefaultStreamIds(tx, realm.id) : [])]);
-  const out: Stream[] = [];
-  for (const id of ids) {
-    const s = await findStream(tx, realm.id, id);
-    if (s && !s.isArchived) out.push(s);
-  }
-  return out;
+// The link's channels that its creator may still offer (and the organization's default channels when it says
+// so), those that still take subscribers.
+async function channelsOf(tx: Tx, realm: Realm, invite: MultiuseInvite, creator: User): Promise<Stream[]> {
+  const defaults = invite.includeRealmDefaultSubscriptions ? await listDefaultStreamIds(tx, realm.id) : [];
+  const found = async (ids: number[]) => {
+    const out: Stream[] = [];
+    for (const id of ids) {
+      const s = await findStream(tx, realm.id, id);
+      if (s && !s.isArchived) out.push(s);
+    }
+    return out;
+  };
+  const offered = await channelsStillOffered(tx, realm, creator, await found(invite.streamIds));
+  const ids = new Set(offered.map((s) => s.id));
+  return [...offered, ...(await found(defaults.filter((id) => !ids.has(id))))];
 }
 
-async function addToGroups(tx: Tx, emit: Emit, realm: Realm, invite: MultiuseInvite, user: User): Promise<void> {
+// The link's groups that its creator may still add anyone to.
+async function addToGroups(tx: Tx, emit: Emit, realm: Realm, invite: MultiuseInvite, creator: User, user: User): Promise<void> {
   for (const id of invite.groupIds) {
     const g = await findUserGroup(tx, realm.id, id);
-    if (g && !g.isSystemGroup && !g.deactivated) await addGroupMembersInTx(tx, emit, realm, g, [user.id]);
+    if (g && (await mayAddAnyoneTo(tx, realm, creator, g))) await addGroupMembersInTx(tx, emit, realm, g, [user.id]);
   }
 }
 
@@ -93,9 +103,10 @@ export async function doJoin(app: App, realm: Realm, key: string, input: JoinInp
   return inTransaction(app, async (tx, emit) => {
     // Checked again: the link may have been revoked while the password was hashed.
     const invite = await accessLink(tx, realm, key);
+    const creator = (await findUser(tx, realm.id, invite.referredBy))!; // accessLink found them active
     const user = await insertUserInTx(tx, emit, realm, { ...prepared, role: invite.invitedAs as Role }, realmFakeEmailDomain(app, realm));
-    await addSubscriptionsInTx(tx, emit, realm, await systemGroupIds(tx, realm.id), [user], await channelsOf(tx, realm, invite));
-    await addToGroups(tx, emit, realm, invite, user);
+    await addSubscriptionsInTx(tx, emit, realm, await systemGroupIds(tx, realm.id), [user], await channelsOf(tx, realm, invite, creator));
+    await addToGroups(tx, emit, realm, invite, creator, user);
     await sendWelcome(tx, emit, realm, invite, user, hostOf(realmUrl));
     return user;
   });

@@ -6,13 +6,16 @@ import { SERVER_LIMITS } from '../state/realm-data.js';
 import type { Tx } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import {
-  deleteSnippet, deleteView, findSnippet, findView, insertSnippet, insertView, listSnippets, listViews, updateSnippet, updateView,
+  countSnippets, countViews, deleteSnippet, deleteView, findSnippet, findView, insertSnippet, insertView, listSnippets, listViews, updateSnippet, updateView,
   type NavigationView, type SavedSnippet,
 } from '../store/snippets-views.js';
 import type { User } from '../store/users.js';
+import { checkRoom } from './per-user-limits.js';
 import { inTransaction } from './transaction.js';
 
 const MAX_SNIPPET_TITLE = 60;
+// A view's address within the web app (narrow/…): room for long searches, not for a store of bytes.
+const MAX_FRAGMENT = 2000;
 
 function checkTitle(title: string): string {
   const t = title.trim();
@@ -32,6 +35,7 @@ const snippetMissing = () => new ApiError('Saved snippet does not exist.', 'BAD_
 export async function doCreateSnippet(app: App, realm: Realm, user: User, title: string, content: string): Promise<number> {
   const snippet = { title: checkTitle(title), content: checkSnippetContent(content), date_created: Math.floor(Date.now() / 1000) };
   return inTransaction(app, async (tx, emit) => {
+    checkRoom(await countSnippets(tx, user.id), 1, 'saved snippets');
     const saved = await insertSnippet(tx, user.id, snippet);
     emit(realm.id, { type: 'saved_snippets', op: 'add', saved_snippet: saved }, [user.id]);
     return saved.id;
@@ -88,11 +92,13 @@ async function checkNameFree(tx: Tx, user: User, fragment: string, name: string 
 export async function doAddView(app: App, realm: Realm, user: User, fragment: string, isPinned: boolean, name?: string | null): Promise<void> {
   const f = fragment.trim();
   if (!f) throw new ApiError('fragment cannot be blank');
+  if (codePointLength(f) > MAX_FRAGMENT) throw new ApiError(`Fragment is too long (limit: ${MAX_FRAGMENT} characters).`);
   const checkedName = checkViewName(f, name);
   const view: NavigationView = { fragment: f, is_pinned: isPinned, ...(checkedName !== null ? { name: checkedName } : {}) };
   await inTransaction(app, async (tx, emit) => {
     if (await findView(tx, user.id, f)) throw new ApiError('Navigation view already exists.');
     await checkNameFree(tx, user, f, checkedName);
+    checkRoom(await countViews(tx, user.id), 1, 'navigation views');
     await insertView(tx, user.id, view);
     emit(realm.id, { type: 'navigation_view', op: 'add', navigation_view: view }, [user.id]);
   });

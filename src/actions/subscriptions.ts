@@ -13,6 +13,7 @@ import {
 } from '../store/subscriptions.js';
 import { findUsers, findUsersByEmails, type User } from '../store/users.js';
 import { formatStream, formatSubscription } from '../format/channels.js';
+import { realmFakeEmailDomain } from '../format/users.js';
 import { displayTopic } from '../format/messages.js';
 import { channelTopics } from '../store/messages.js';
 import { accessChannelById, accessChannelByName, channelAudience, checkChannelName, checkNewChannel, holdsRealmSetting, insertChannel, realmGroupValue, viewerOf, type NewChannelInput } from './channels.js';
@@ -24,11 +25,12 @@ import { postSubscriptionNotices } from './channel-notices.js';
 
 const COLORS = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5', '#f5ce6e', '#c2726a', '#94c849', '#bd86e5', '#ee7e4a', '#a6dcbf', '#95a5fd', '#53a063', '#9987e1', '#e4523d', '#c2c2c2', '#4f8de4', '#c6a8ad', '#e7cc4d', '#c8bebf', '#a47462'];
 
-// Principals arrive as user ids or API e-mails; an unknown or deactivated one is an error.
-export async function resolvePrincipals(tx: Tx, realm: Realm, principals: (string | number)[]): Promise<User[]> {
+// Principals arrive as user ids or API e-mails (a real address is no principal, even where the caller may see
+// it, as on the reference server); an unknown or deactivated one is an error.
+export async function resolvePrincipals(tx: Tx, realm: Realm, principals: (string | number)[], placeholderDomain: string): Promise<User[]> {
   const ids = principals.filter((p): p is number => typeof p === 'number');
   const emails = principals.filter((p): p is string => typeof p === 'string');
-  const users = [...(await findUsers(tx, realm.id, ids)), ...(await findUsersByEmails(tx, realm.id, emails))];
+  const users = [...(await findUsers(tx, realm.id, ids)), ...(await findUsersByEmails(tx, realm.id, emails, placeholderDomain))];
   const byId = new Map(users.map((u) => [u.id, u]));
   const byEmail = new Map(users.map((u) => [u.email.toLowerCase(), u]));
   return principals.map((p) => {
@@ -53,7 +55,7 @@ export async function doSubscribe(app: App, realm: Realm, user: User, input: Sub
   return inTransaction(app, async (tx, emit) => {
     const viewer = await viewerOf(tx, user);
     const systemGroups = await systemGroupIds(tx, realm.id);
-    const principals = input.principals?.length ? await resolvePrincipals(tx, realm, input.principals) : [user];
+    const principals = input.principals?.length ? await resolvePrincipals(tx, realm, input.principals, realmFakeEmailDomain(app, realm)) : [user];
     const others = principals.some((p) => p.id !== user.id);
 
     const streams: Stream[] = [];
@@ -203,7 +205,7 @@ async function emitSubscribeEvents(tx: Tx, realm: Realm, emit: Emit, systemGroup
 export async function doUnsubscribe(app: App, realm: Realm, user: User, names: string[], principals?: (string | number)[]) {
   return inTransaction(app, async (tx, emit) => {
     const viewer: Viewer = await viewerOf(tx, user);
-    const targets = principals?.length ? await resolvePrincipals(tx, realm, principals) : [user];
+    const targets = principals?.length ? await resolvePrincipals(tx, realm, principals, realmFakeEmailDomain(app, realm)) : [user];
     const removed: string[] = [];
     const notRemoved: string[] = [];
     for (const raw of names) {
@@ -217,21 +219,26 @@ export async function doUnsubscribe(app: App, realm: Realm, user: User, names: s
         notRemoved.push(stream.name);
         continue;
       }
-      await deactivateSubscriptions(tx, leaving.map((t) => ({ userId: t.id, streamId: stream.id })));
+      await removeSubscribersInTx(tx, emit, realm, stream, leaving);
       removed.push(stream.name);
-      for (const t of leaving) emit(realm.id, { type: 'subscription', op: 'remove', subscriptions: [{ name: stream.name, stream_id: stream.id }] }, [t.id]);
-      const knowers = await channelAudience(tx, realm.id, stream);
-      // Leaving a channel one knows of only as a subscriber (a private one, or a public one for a guest) loses it.
-      const lost = leaving.filter((t) => !knowers.includes(t.id)).map((t) => t.id);
-      if (lost.length) {
-        const count = (await subscriberIds(tx, [stream.id])).get(stream.id)!.length;
-        emit(realm.id, { type: 'stream', op: 'delete', streams: [formatStream(stream, { systemGroups: await systemGroupIds(tx, realm.id), subscriberCount: count })], stream_ids: [stream.id] }, lost);
-      }
-      const audience = knowers.filter((id) => !leaving.some((t) => t.id === id));
-      if (audience.length) emit(realm.id, { type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: leaving.map((t) => t.id) }, audience);
     }
     return { removed, not_removed: notRemoved };
   });
+}
+
+// Unsubscribes `leaving` (subscribers all) from the channel, with the events of it.
+export async function removeSubscribersInTx(tx: Tx, emit: Emit, realm: Realm, stream: Stream, leaving: User[]): Promise<void> {
+  await deactivateSubscriptions(tx, leaving.map((t) => ({ userId: t.id, streamId: stream.id })));
+  for (const t of leaving) emit(realm.id, { type: 'subscription', op: 'remove', subscriptions: [{ name: stream.name, stream_id: stream.id }] }, [t.id]);
+  const knowers = await channelAudience(tx, realm.id, stream);
+  // Leaving a channel one knows of only as a subscriber (a private one, or a public one for a guest) loses it.
+  const lost = leaving.filter((t) => !knowers.includes(t.id)).map((t) => t.id);
+  if (lost.length) {
+    const count = (await subscriberIds(tx, [stream.id])).get(stream.id)!.length;
+    emit(realm.id, { type: 'stream', op: 'delete', streams: [formatStream(stream, { systemGroups: await systemGroupIds(tx, realm.id), subscriberCount: count })], stream_ids: [stream.id] }, lost);
+  }
+  const audience = knowers.filter((id) => !leaving.some((t) => t.id === id));
+  if (audience.length) emit(realm.id, { type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: leaving.map((t) => t.id) }, audience);
 }
 
 export const SUBSCRIPTION_PROPERTIES = ['color', 'is_muted', 'in_home_view', 'pin_to_top', 'desktop_notifications', 'audible_notifications', 'push_notifications', 'email_notifications', 'wildcard_mentions_notify'] as const;

@@ -1,53 +1,42 @@
 // Bots through which the server itself speaks. The reference server keeps them in an internal organization
-// shared by all; here each organization gets its own, created the first time it is needed.
+// shared by all; here each organization gets its own, created the first time it is needed. They are found by
+// the role stored on their row (users.system_bot), never by address: no other row can be mistaken for one.
 import type { Tx } from '../store/db.js';
-import { lockRealm, type Realm } from '../store/realms.js';
-import { dialectOf } from '../store/search.js';
-import { findUserByEmail, listUsers, ROLE, type User } from '../store/users.js';
+import type { Realm } from '../store/realms.js';
+import { findSystemBot, findUsersByIdentityKey, ROLE, type User } from '../store/users.js';
+import { addressKey, SYSTEM_BOTS, type SystemBotRole } from '../lib/identity.js';
 import type { Emit } from './transaction.js';
+import { lockIdentities } from './identity.js';
 import { insertUserInTx } from './users.js';
 
-interface SystemBot {
-  localPart: string;
-  fullName: string;
-}
-
-const NOTIFICATION_BOT: SystemBot = { localPart: 'notification-bot', fullName: 'Notification Bot' };
-const WELCOME_BOT: SystemBot = { localPart: 'welcome-bot', fullName: 'Welcome Bot' };
-
-// By the address it would get under this host, else under any host it was created with.
-async function findBot(tx: Tx, realm: Realm, bot: SystemBot, email?: string): Promise<User | undefined> {
-  const found =
-    (email === undefined ? undefined : await findUserByEmail(tx, realm.id, email)) ??
-    (await listUsers(tx, realm.id)).find((u) => u.isBot && u.botOwnerId === null && u.email.startsWith(`${bot.localPart}@`));
-  return found?.isBot ? found : undefined;
-}
-
 // The organization's Notification Bot, if it was created already.
-export const findNotificationBot = (tx: Tx, realm: Realm) => findBot(tx, realm, NOTIFICATION_BOT);
+export const findNotificationBot = (tx: Tx, realm: Realm) => findSystemBot(tx, realm.id, 'notification');
 
-// `host` names the organization (its URL's host) for the bot's e-mail address when the bot is created; a bot
-// created under another host is still found.
-async function systemBot(tx: Tx, emit: Emit, realm: Realm, host: string, bot: SystemBot): Promise<User> {
-  const email = `${bot.localPart}@${host}`;
-  const existing = await findBot(tx, realm, bot, email);
+// `host` (the organization's host name, from configuration) is the domain of the bot's address when the bot is
+// created. Should a row from before the address was reserved hold it, the bot takes the next free one.
+async function systemBot(tx: Tx, emit: Emit, realm: Realm, host: string, role: SystemBotRole): Promise<User> {
+  const existing = await findSystemBot(tx, realm.id, role);
   if (existing) return existing;
   // Two first notices at once on PostgreSQL would both create the bot: the second waits on the organization's
   // row and then finds the first one's (each statement reads the latest commits).
-  await lockRealm(tx, dialectOf(tx), realm.id);
-  const created = await findBot(tx, realm, bot, email);
+  await lockIdentities(tx, realm);
+  const created = await findSystemBot(tx, realm.id, role);
   if (created) return created;
+  const { localPart, fullName } = SYSTEM_BOTS[role];
+  let email = `${localPart}@${host}`;
+  for (let n = 2; (await findUsersByIdentityKey(tx, realm.id, addressKey(email))).length; n++) email = `${localPart}-${n}@${host}`;
   return insertUserInTx(tx, emit, realm, {
     email,
-    fullName: bot.fullName,
+    fullName,
     password: null,
     passwordHash: null,
     role: ROLE.member,
     isBot: true,
     botType: 1,
     botOwnerId: null,
+    systemBot: role,
   });
 }
 
-export const notificationBot = (tx: Tx, emit: Emit, realm: Realm, host: string) => systemBot(tx, emit, realm, host, NOTIFICATION_BOT);
-export const welcomeBot = (tx: Tx, emit: Emit, realm: Realm, host: string) => systemBot(tx, emit, realm, host, WELCOME_BOT);
+export const notificationBot = (tx: Tx, emit: Emit, realm: Realm, host: string) => systemBot(tx, emit, realm, host, 'notification');
+export const welcomeBot = (tx: Tx, emit: Emit, realm: Realm, host: string) => systemBot(tx, emit, realm, host, 'welcome');

@@ -10,8 +10,8 @@ import type { UploadedFile } from '../http/request-values.js';
 import { displayFileName, pathSegmentName, uploadContentType } from '../lib/file-names.js';
 import { constantTimeEqual, randomToken } from '../lib/secrets.js';
 import { realmSettings } from '../state/realm.js';
-import { findAttachment, findAttachmentsByPath, insertAttachment, linkedMessages, realmUploadSpace, type Attachment } from '../store/attachments.js';
-import type { Db } from '../store/db.js';
+import { findAttachment, findAttachmentsByPath, insertAttachment, linkedMessages, type Attachment } from '../store/attachments.js';
+import type { Db, Tx } from '../store/db.js';
 import { findMessages, userMessageFlags } from '../store/messages.js';
 import type { Realm } from '../store/realms.js';
 import { findStream } from '../store/streams.js';
@@ -20,8 +20,8 @@ import { isValidKey } from '../storage/index.js';
 import { fileKey, notifyAttachments } from './attachments.js';
 import { accessMessage } from './message-access.js';
 import { inTransaction } from './transaction.js';
+import { chargeUploadVolume, checkQuotaBefore, checkQuotaInTx, MIB } from './upload-space.js';
 
-export const MIB = 1024 * 1024;
 const FILE_NOT_FOUND = 'This file does not exist or has been deleted.';
 
 export const maxUploadBytes = (config: Config) => config.maxFileUploadMib * MIB;
@@ -30,17 +30,12 @@ export function fileTooLarge(config: Config): ApiError {
   return new ApiError(`File is larger than this server's configured maximum upload size (${config.maxFileUploadMib} MiB).`);
 }
 
-async function checkQuota(db: Db, config: Config, realmId: number, size: number): Promise<void> {
-  if (config.realmUploadQuotaMib === undefined) return;
-  if ((await realmUploadSpace(db, realmId)) + size > config.realmUploadQuotaMib * MIB) {
-    throw new ApiError("Upload would exceed your organization's upload quota.", 'REALM_UPLOAD_QUOTA');
-  }
-}
-
-// Checked before any byte is stored, and the quota again when the attachment is recorded.
-export async function checkUploadAllowed(app: App, realm: Realm, size: number): Promise<void> {
+// Checked before any byte is stored (and the quota again when the attachment is recorded); then the bytes count
+// against the user's hourly allowance.
+async function checkUploadAllowed(app: App, realm: Realm, user: User, size: number): Promise<void> {
   if (size > maxUploadBytes(app.config)) throw fileTooLarge(app.config);
-  await checkQuota(app.db, app.config, realm.id, size);
+  await checkQuotaBefore(app, realm.id, size);
+  await chargeUploadVolume(app, user, size);
 }
 
 export interface NewUpload {
@@ -51,16 +46,20 @@ export interface NewUpload {
   data?: Buffer;
   // Puts the bytes into the storage under the given key.
   store(key: string): Promise<void>;
+  // For a finished resumable upload, which was checked and counted when it started: gives up its place in the
+  // quota, in the transaction that records the attachment instead.
+  staged?(tx: Tx): Promise<void>;
 }
 
 export async function doCreateAttachment(app: App, realm: Realm, user: User, upload: NewUpload): Promise<{ url: string; filename: string }> {
-  await checkUploadAllowed(app, realm, upload.size);
+  if (!upload.staged) await checkUploadAllowed(app, realm, user, upload.size);
   const fileName = displayFileName(upload.name);
   const pathId = `${realm.id}/${crypto.randomBytes(1).toString('hex')}/${randomToken(24)}/${pathSegmentName(fileName)}`;
   await upload.store(fileKey(pathId));
   try {
     await inTransaction(app, async (tx, emit) => {
-      await checkQuota(tx, app.config, realm.id, upload.size);
+      await upload.staged?.(tx);
+      await checkQuotaInTx(tx, app, realm.id, upload.size);
       const attachment = await insertAttachment(tx, {
         realmId: realm.id, ownerId: user.id, pathId, fileName, contentType: uploadContentType(fileName, upload.declaredType, upload.data),
         size: upload.size, createTime: Math.floor(Date.now() / 1000),

@@ -7,7 +7,7 @@ import type { Realm } from '../store/realms.js';
 import { addMembers, addSubgroups, descendantGroups, directMembers, directSubgroups, removeMembers, removeSubgroups } from '../store/user-groups.js';
 import type { UserGroup } from '../store/user-groups.js';
 import { findUser, type User } from '../store/users.js';
-import { accessGroup, actorOf, canManage, checkSubgroups, checkUsers, holds, insufficient } from './user-group-access.js';
+import { accessGroup, actorOf, canManage, checkSubgroups, checkUsers, holds, insufficient, type Actor } from './user-group-access.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { checkUserAccessible } from './users.js';
 
@@ -25,16 +25,24 @@ async function accessForChange(tx: Tx, realm: Realm, user: User, id: number) {
   return { a, g, manage: canManage(a, realm, g) };
 }
 
+// Whoever manages a group, or holds its can_add_members_group, may add anyone to it.
+const addsAnyone = (a: Actor, realm: Realm, g: UserGroup) => canManage(a, realm, g) || holds(a, g, 'can_add_members_group');
+
 // Groups the user may add anyone to (invitation links add the users who join through them).
 export async function accessGroupsForAdding(tx: Tx, realm: Realm, user: User, ids: number[]): Promise<UserGroup[]> {
   const out: UserGroup[] = [];
   for (const id of ids) {
-    const { a, g, manage } = await accessForChange(tx, realm, user, id);
+    const { a, g } = await accessForChange(tx, realm, user, id);
     if (g.deactivated) throw new ApiError('User group is deactivated.');
-    if (!(manage || holds(a, g, 'can_add_members_group'))) throw insufficient();
+    if (!addsAnyone(a, realm, g)) throw insufficient();
     out.push(g);
   }
   return out;
+}
+
+// The same, as a test of a group already found: whether an invitation link's creator may still add to it.
+export async function mayAddAnyoneTo(tx: Tx, realm: Realm, user: User, g: UserGroup): Promise<boolean> {
+  return !g.isSystemGroup && !g.deactivated && addsAnyone(await actorOf(tx, realm, user), realm, g);
 }
 
 export async function addGroupMembersInTx(tx: Tx, emit: Emit, realm: Realm, g: UserGroup, userIds: number[]): Promise<void> {

@@ -2,11 +2,11 @@
 // read. Membership and subgroups are in user-group-members.ts.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
-import { codePointLength } from '../lib/text.js';
+import { codePointLength, invalidCharacterPosition } from '../lib/text.js';
 import { checkExpected, checkGroupSetting, defaultValue, sameValue } from '../permissions/group-settings.js';
 import type { GroupSettingValue } from '../permissions/groups.js';
 import { realmSettings } from '../state/realm.js';
-import { GROUP_PERMISSION_SETTINGS } from '../state/realm-data.js';
+import { GROUP_PERMISSION_SETTINGS, SERVER_LIMITS } from '../state/realm-data.js';
 import type { Db, Tx } from '../store/db.js';
 import { systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
@@ -30,10 +30,20 @@ export function formatGroup(g: UserGroup, members: number[], subgroups: number[]
   };
 }
 
+// Sent to every client of the organization; the reference server sets no bound, so the channels' one applies.
+function checkDescription(description: string): string {
+  const max = SERVER_LIMITS.max_stream_description_length;
+  if (codePointLength(description) > max) throw new ApiError(`User group description too long (limit: ${max} characters).`);
+  return description;
+}
+
 function checkName(name: string): string {
   const n = name.trim();
   if (!n) throw new ApiError("User group name can't be empty!");
   if (codePointLength(n) > MAX_GROUP_NAME) throw new ApiError(`User group name cannot exceed ${MAX_GROUP_NAME} characters.`);
+  // The reference server checks nothing here; its channel-name wording is used for the same rule.
+  const bad = invalidCharacterPosition(n);
+  if (bad) throw new ApiError(`Invalid character in user group name, at position ${bad}.`);
   const prefix = INVALID_NAME_PREFIXES.find((p) => n.startsWith(p));
   if (prefix) throw new ApiError(`User group name cannot start with '${prefix}'.`);
   return n;
@@ -71,7 +81,7 @@ export async function doCreateGroup(app: App, realm: Realm, user: User, input: C
     for (const s of GROUP_SETTINGS) {
       settings[s] = input.settings[s] === undefined ? defaultValue(GROUP_PERMISSION_SETTINGS[s], a.system, user.id) : await checkSetting(tx, realm, s, input.settings[s], a.system);
     }
-    const g = await insertUserGroup(tx, { realmId: realm.id, name, description: input.description, creatorId: user.id, dateCreated: Math.floor(Date.now() / 1000), settings });
+    const g = await insertUserGroup(tx, { realmId: realm.id, name, description: checkDescription(input.description), creatorId: user.id, dateCreated: Math.floor(Date.now() / 1000), settings });
     await addMembers(tx, g.id, members);
     await addSubgroups(tx, g.id, subgroups);
     emit(realm.id, { type: 'user_group', op: 'add', group: await groupEventRecord(tx, g) }, null);
@@ -113,7 +123,7 @@ export async function doUpdateGroup(app: App, realm: Realm, user: User, id: numb
       if (await findUserGroupByName(tx, realm.id, name)) throw new ApiError(`User group '${name}' already exists.`);
       changes.name = name;
     }
-    if (input.description !== undefined && input.description !== g.description) changes.description = input.description;
+    if (input.description !== undefined && input.description !== g.description) changes.description = checkDescription(input.description);
     const settings = { ...g.settings };
     for (const s of settingNames) {
       const update = updateForm(s, input.settings[s]);

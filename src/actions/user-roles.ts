@@ -8,11 +8,13 @@ import { directGroupIds, syncRoleGroups, systemGroupIds } from '../store/groups.
 import { touchPresence } from '../store/presence.js';
 import type { Realm } from '../store/realms.js';
 import { findUser, listUsers, ROLE, ROLES, updateUser, type Role, type User } from '../store/users.js';
-import { botAudience } from './bots.js';
+import { botAudience, ids, replaceSecretsIfHoldersLost } from './bot-events.js';
+import { expireLinksOfInTx } from './invites.js';
 import { checkFullName } from './checks.js';
 import { applyViewerRoleChange } from './email-visibility.js';
 import { updateProfileDataOf, type ProfileInputValue } from './profile-data.js';
 import { inTransaction, type Emit } from './transaction.js';
+import { discardStagedUploadsOf } from './staged-uploads.js';
 import { emitPersonUpdate } from './user-events.js';
 import { checkAdministrator, OrganizationOwnerRequired } from './users.js';
 import { isFullMember } from './full-members.js';
@@ -58,6 +60,8 @@ export async function changeRoleInTx(tx: Tx, emit: Emit, realm: Realm, actor: Us
   await moveRoleGroups(tx, emit, realm, target, role as Role);
   await emitPersonUpdate(tx, emit, realm, target, { role });
   await applyViewerRoleChange(tx, emit, realm, target, target.role, role);
+  await replaceSecretsIfHoldersLost(tx, emit, realm, target, { ...target, role: role as Role });
+  await expireLinksOfInTx(tx, emit, realm, { ...target, role: role as Role });
 }
 
 export interface UserChanges {
@@ -82,10 +86,13 @@ export async function doChangeUser(app: App, realm: Realm, actor: User, id: numb
   });
 }
 
-// Deactivating a user deactivates the bots they own, as the reference server does.
-export async function setActiveInTx(tx: Tx, emit: Emit, realm: Realm, actor: User, target: User, active: boolean): Promise<void> {
+// Deactivating a user deactivates the bots they own, as the reference server does (whatever the bots' roles:
+// `cascade` skips the checks of the actor, made for the owner), and ends their invitation links. Returns the
+// users it deactivated, whose unfinished uploads the caller discards (discardStagedUploadsOf) once this has
+// committed.
+export async function setActiveInTx(tx: Tx, emit: Emit, realm: Realm, actor: User, target: User, active: boolean, cascade = false): Promise<number[]> {
   if (target.isActive === active) throw new ApiError(active ? 'User is already active' : 'User is already deactivated');
-  if (!active) {
+  if (!active && !cascade) {
     if (target.role === ROLE.owner && actor.role !== ROLE.owner) throw new OrganizationOwnerRequired();
     if (await isLastOwner(tx, realm, target)) throw new ApiError('Cannot deactivate the only organization owner', 'CANNOT_DEACTIVATE_LAST_USER');
   }
@@ -93,15 +100,20 @@ export async function setActiveInTx(tx: Tx, emit: Emit, realm: Realm, actor: Use
   if (!active) await closeQueuesOf(tx, emit, realm, target);
   await touchPresence(tx, realm.id, target.id);
   await emitPersonUpdate(tx, emit, realm, target, { is_active: active });
-  if (target.isBot) emit(realm.id, { type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: active } }, await botAudience(tx, realm, target));
-  if (!active && !target.isBot) {
+  if (!active) await expireLinksOfInTx(tx, emit, realm, { ...target, isActive: false });
+  if (target.isBot) emit(realm.id, { type: 'realm_bot', op: 'update', bot: { user_id: target.id, is_active: active } }, ids(await botAudience(tx, realm, target)));
+  if (active) return [];
+  const deactivated = [target.id];
+  if (!target.isBot) {
     for (const bot of (await listUsers(tx, realm.id)).filter((u) => u.isBot && u.isActive && u.botOwnerId === target.id)) {
-      await setActiveInTx(tx, emit, realm, actor, bot, false);
+      for (const id of await setActiveInTx(tx, emit, realm, actor, bot, false, true)) deactivated.push(id);
     }
   }
+  return deactivated;
 }
 
 export async function doSetActive(app: App, realm: Realm, actor: User, id: number, active: boolean): Promise<void> {
   if (actor.id !== id) checkAdministrator(actor);
-  await inTransaction(app, async (tx, emit) => setActiveInTx(tx, emit, realm, actor, await accessTarget(tx, realm, id), active));
+  const deactivated = await inTransaction(app, async (tx, emit) => setActiveInTx(tx, emit, realm, actor, await accessTarget(tx, realm, id), active));
+  await discardStagedUploadsOf(app, deactivated);
 }

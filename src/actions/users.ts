@@ -1,9 +1,10 @@
 import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
-import { fakeEmailDomain } from '../format/users.js';
+import { fakeEmailDomain, realmFakeEmailDomain } from '../format/users.js';
 import { ApiError } from '../http/errors.js';
 import { randomToken } from '../lib/secrets.js';
-import { accessibleBy, accessibleUserIds, canAccessUser, EMAIL_VISIBILITY, seesDeliveryEmail, emailVisibility } from '../permissions/users.js';
+import { accessibleBy, accessibleUserIds, canAccessUser, EMAIL_VISIBILITY, seesDeliveryEmail, emailVisibility, type Looker } from '../permissions/users.js';
+import type { SystemBotRole } from '../lib/identity.js';
 import type { Db, Tx } from '../store/db.js';
 import { syncRoleGroups, systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
@@ -13,6 +14,7 @@ import { findUserDefaults } from '../store/user-defaults.js';
 import { emailKey, findUser, findUserByEmail, insertUser, ROLE, updateUser, type Role, type User } from '../store/users.js';
 import { checkEmail, checkFullName, checkPassword } from './checks.js';
 import { checkEmailAllowed } from './realm-domains.js';
+import { checkAddressAvailable, lockIdentities } from './identity.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { apiEmailFor, emitUserAdded } from './user-events.js';
 
@@ -24,6 +26,7 @@ export interface CreateUserInput {
   isBot?: boolean;
   botType?: number | null;
   botOwnerId?: number | null;
+  systemBot?: SystemBotRole; // set only by src/actions/system-bots.ts
 }
 
 export class OrganizationAdministratorRequired extends ApiError {
@@ -46,7 +49,7 @@ export function checkOwner(user: User): void {
   if (user.role !== ROLE.owner) throw new OrganizationOwnerRequired();
 }
 
-export const realmFakeEmailDomain = (app: App, realm: Realm) => fakeEmailDomain(app.config.externalUrl, realm.stringId);
+export { realmFakeEmailDomain };
 
 // Validates and hashes outside the transaction; the insert and the role groups commit together.
 export async function prepareUser(app: App, input: CreateUserInput) {
@@ -56,9 +59,9 @@ export async function prepareUser(app: App, input: CreateUserInput) {
   return { ...input, email, fullName, passwordHash };
 }
 
-// Every way users come to be ends here: the organization's e-mail domains admit the address (bots excepted),
-// the user starts with the organization's default settings, and an address hidden from others by those
-// defaults gets a stand-in API e-mail (`fakeDomain` is only needed then).
+// Every way users come to be ends here: the address collides with no other identity (src/actions/identity.ts),
+// the organization's e-mail domains admit it (bots excepted), the user starts with the organization's default
+// settings, and an address hidden from others by those defaults gets a stand-in API e-mail at `fakeDomain`.
 export async function insertUserInTx(
   tx: Tx,
   emit: Emit,
@@ -66,7 +69,8 @@ export async function insertUserInTx(
   u: Awaited<ReturnType<typeof prepareUser>>,
   fakeDomain = fakeEmailDomain(undefined, realm.stringId),
 ): Promise<User> {
-  if (await findUserByEmail(tx, realm.id, u.email)) throw new ApiError(`Email '${u.email}' already in use`);
+  await lockIdentities(tx, realm);
+  await checkAddressAvailable(tx, realm, u.email, { placeholderDomain: fakeDomain, systemBot: u.systemBot });
   if (!u.isBot) await checkEmailAllowed(tx, realm, u.email);
   try {
     let user = await insertUser(tx, {
@@ -77,6 +81,7 @@ export async function insertUserInTx(
       isBot: u.isBot ?? false,
       botType: u.isBot ? (u.botType ?? 1) : null,
       botOwnerId: u.botOwnerId ?? null,
+      systemBot: u.systemBot,
       passwordHash: u.passwordHash,
       apiKey: randomToken(32),
       now: nowSeconds(),
@@ -101,15 +106,22 @@ export async function doCreateUser(app: App, realm: Realm, input: CreateUserInpu
   return inTransaction(app, (tx, emit) => insertUserInTx(tx, emit, realm, prepared, realmFakeEmailDomain(app, realm)));
 }
 
-// A user another user names, by id or API e-mail; a real address that its owner hides from the viewer finds
-// nobody. `accessible` is false for a user a guest limited by can_access_all_users_group may not access.
+// A user someone names by e-mail: by their API e-mail (a placeholder address names only its user), or by their
+// real address where its owner lets `viewer` see it. A real address hidden from the viewer finds nobody, exactly
+// like an address nobody has: every parameter and narrow operand that takes an e-mail resolves through here.
+export async function userByEmailFor(db: Db, realm: Realm, placeholderDomain: string, viewer: Looker, email: string): Promise<User | undefined> {
+  const user = await findUserByEmail(db, realm.id, email, placeholderDomain);
+  if (!user) return undefined;
+  if (emailKey(user.email) !== emailKey(email) && !seesDeliveryEmail(viewer, user.id, emailVisibility(user))) return undefined;
+  return user;
+}
+
+// A user another user names, by id or e-mail (as userByEmailFor). `accessible` is false for a user a guest
+// limited by can_access_all_users_group may not access.
 export async function lookUpUser(app: App, realm: Realm, viewer: User, key: { id?: number; email?: string }): Promise<{ user: User; accessible: boolean } | undefined> {
   const user =
-    key.id !== undefined ? await findUser(app.db, realm.id, key.id) : await findUserByEmail(app.db, realm.id, key.email!);
+    key.id !== undefined ? await findUser(app.db, realm.id, key.id) : await userByEmailFor(app.db, realm, realmFakeEmailDomain(app, realm), viewer, key.email!);
   if (!user) return undefined;
-  if (key.email !== undefined && emailKey(user.email) !== emailKey(key.email) && !seesDeliveryEmail(viewer, user.id, emailVisibility(user))) {
-    return undefined;
-  }
   const accessible = await accessibleUserIds(app.db, realm, await systemGroupIds(app.db, realm.id), viewer);
   return { user, accessible: canAccessUser(accessible, user) };
 }

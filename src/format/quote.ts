@@ -1,9 +1,11 @@
 // Markdown the server writes about a message it quotes on someone's behalf (message reports, reminders).
 
-// A fence longer than any run of backticks in the text, so the text cannot close it.
-export function fenceFor(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  return '`'.repeat(Math.max(3, longest + 1));
+// A fence longer than any run of backticks in the text, so the text cannot close it (the reference's
+// get_unused_fence); `min` is the fence the notice uses when the text has none.
+export function fenceFor(text: string, min = 3): string {
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return '`'.repeat(Math.max(min, longest + 1));
 }
 
 // At most `max` code points, the cut marked.

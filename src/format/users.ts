@@ -1,6 +1,7 @@
 // The user object of GET /users, /users/{id}, POST /register's realm_users and realm_user events.
 import crypto from 'node:crypto';
 import type { ProfileValue } from '../store/profile-fields.js';
+import { PLACEHOLDER_DOMAIN } from '../lib/identity.js';
 import { ROLE, type User } from '../store/users.js';
 
 export interface UserFormatOptions {
@@ -102,5 +103,7 @@ export function fakeEmailDomain(externalUrl: string | undefined, subdomain: stri
     const host = new URL(externalUrl).hostname;
     return subdomain ? `${subdomain}.${host}` : host;
   }
-  return subdomain ? `${subdomain}.parlance.invalid` : 'parlance.invalid';
+  return subdomain ? `${subdomain}.${PLACEHOLDER_DOMAIN}` : PLACEHOLDER_DOMAIN;
 }
+
+export const realmFakeEmailDomain = (app: { config: { externalUrl?: string } }, realm: { stringId: string }) => fakeEmailDomain(app.config.externalUrl, realm.stringId);

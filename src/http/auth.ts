@@ -2,9 +2,11 @@
 // (API e-mail and API key).
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../app.js';
+import { BOT_TYPE } from '../format/bots.js';
+import { realmFakeEmailDomain } from '../format/users.js';
 import { constantTimeEqual } from '../lib/secrets.js';
 import { findRealmBySubdomain, type Realm } from '../store/realms.js';
-import { findUserByEmail, type User } from '../store/users.js';
+import { findUserForLogin, type User } from '../store/users.js';
 import { ApiError, UnauthorizedError, UserDeactivatedError } from './errors.js';
 
 const IPV4 = /^\d+\.\d+\.\d+\.\d+$/;
@@ -45,14 +47,18 @@ export function basicCredentials(req: FastifyRequest): BasicCredentials | null {
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-export async function authenticateUser(app: App, realm: Realm, creds: BasicCredentials): Promise<User> {
-  const user = await findUserByEmail(app.db, realm.id, creds.username);
+// `allowIncomingWebhooks`: the route is one of the few an incoming-webhook bot may call (sending messages).
+export async function authenticateUser(app: App, realm: Realm, creds: BasicCredentials, allowIncomingWebhooks = false): Promise<User> {
+  const user = await findUserForLogin(app.db, realm.id, creds.username, realmFakeEmailDomain(app, realm));
   // Compare even when there is no such user, so that timing does not reveal which e-mails exist.
   const keyMatches = constantTimeEqual(user?.apiKey ?? '-'.repeat(32), creds.password);
   if (!user || !keyMatches) throw new UnauthorizedError('Invalid API key');
   if (!user.isActive) throw new UserDeactivatedError();
   if (realm.deactivated) {
     throw new ApiError('This organization has been deactivated', 'REALM_DEACTIVATED', 401, {}, challenge);
+  }
+  if (user.isBot && user.botType === BOT_TYPE.incomingWebhook && !allowIncomingWebhooks) {
+    throw new UnauthorizedError('This API is not available to incoming webhook bots.');
   }
   return user;
 }

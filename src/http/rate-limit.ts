@@ -17,6 +17,8 @@ export interface RateLimiter {
   // For buckets that count only failures: `hit` before the attempt (so that concurrent attempts cannot all pass
   // before any failure is counted), then `refund` one that succeeds.
   refund(key: string): Promise<void>;
+  // Takes `amount` from a budget of `limit` per window (bytes, say); refused, it takes nothing.
+  spend(key: string, amount: number, limit: number, windowSeconds: number): Promise<Verdict>;
   close(): void;
 }
 
@@ -68,6 +70,13 @@ export class MemoryRateLimiter implements RateLimiter {
     if (w && w.count > 0) w.count--;
   }
 
+  async spend(key: string, amount: number, limit: number, windowSeconds: number): Promise<Verdict> {
+    const w = this.current(key, windowSeconds);
+    const allowed = w.count + amount <= limit;
+    if (allowed) w.count += amount;
+    return verdict(w.count, limit, allowed, w.resetAtMs, this.now());
+  }
+
   private sweep(): void {
     const now = this.now();
     for (const [key, w] of this.windows) if (w.resetAtMs <= now) this.windows.delete(key);
@@ -92,12 +101,22 @@ local c = tonumber(redis.call('GET', KEYS[1]) or '0')
 if c > 0 then redis.call('DECR', KEYS[1]) end
 return 0`;
 
+const SPEND = `
+local c = tonumber(redis.call('GET', KEYS[1]) or '0')
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then ttl = tonumber(ARGV[1]) end
+if c + tonumber(ARGV[2]) > tonumber(ARGV[3]) then return {c, ttl, 0} end
+c = redis.call('INCRBY', KEYS[1], ARGV[2])
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {c, ttl, 1}`;
+
 // While Redis is unreachable requests are let through (and the failure logged): an outage of the limiter
 // must not become an outage of the chat.
 // The scripts are registered once: each call then sends the script's hash (EVALSHA), not its text.
 type Scripts = Redis & {
   parlanceRateHit(key: string, windowMs: number): Promise<[number, number]>;
   parlanceRateRefund(key: string): Promise<number>;
+  parlanceRateSpend(key: string, windowMs: number, amount: number, limit: number): Promise<[number, number, number]>;
 };
 
 export class RedisRateLimiter implements RateLimiter {
@@ -106,6 +125,7 @@ export class RedisRateLimiter implements RateLimiter {
   constructor(redis: Redis, private log: Logger, private prefix: string) {
     redis.defineCommand('parlanceRateHit', { numberOfKeys: 1, lua: HIT });
     redis.defineCommand('parlanceRateRefund', { numberOfKeys: 1, lua: REFUND });
+    redis.defineCommand('parlanceRateSpend', { numberOfKeys: 1, lua: SPEND });
     this.redis = redis as Scripts;
   }
 
@@ -121,6 +141,16 @@ export class RedisRateLimiter implements RateLimiter {
 
   async refund(key: string): Promise<void> {
     await this.redis.parlanceRateRefund(this.prefix + key).catch((err) => this.log.warn({ err }, 'rate limit store unavailable; refund skipped'));
+  }
+
+  async spend(key: string, amount: number, limit: number, windowSeconds: number): Promise<Verdict> {
+    const now = Date.now();
+    try {
+      const [count, ttl, allowed] = await this.redis.parlanceRateSpend(this.prefix + key, windowSeconds * 1000, amount, limit);
+      return verdict(count, limit, allowed === 1, now + ttl, now);
+    } catch (err) {
+      return this.failOpen(err, limit, windowSeconds, now);
+    }
   }
 
   private failOpen(err: unknown, limit: number, windowSeconds: number, now: number): Verdict {

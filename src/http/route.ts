@@ -31,6 +31,8 @@ export interface RouteDef<D extends ParamDecl, A extends AuthMode> {
   path: string; // relative to /api/v1 unless `root`; `{name}` marks a path parameter
   root?: boolean;
   auth: A;
+  // Incoming-webhook bots may call only the routes that say so (the reference server's allow_incoming_webhooks).
+  allowIncomingWebhooks?: true;
   summary: string;
   params: D;
   // Returns the fields to add to the success envelope, or nothing when it wrote the reply itself.

@@ -168,7 +168,7 @@ async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: Fastify
     await syncCaches(app.db);
     realm = await resolveRealm(app, req);
     const creds = r.auth === 'none' ? null : basicCredentials(req);
-    if (creds) user = await authenticateUser(app, realm, creds);
+    if (creds) user = await authenticateUser(app, realm, creds, r.allowIncomingWebhooks);
     else if (r.auth === 'user') throw new UnauthorizedError();
     const perMinute = app.config.rateLimitPerMinute;
     if (user) await limit(app, reply, `user:${user.id}`, perMinute, true);

@@ -20,3 +20,18 @@ export function hasNullByte(s: string): boolean {
 export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
+
+// The reference server's rule for printable text (zerver/lib/string_validation.py): no control character (Cc), no
+// surrogate (Cs, which only a lone one can be here) and none of the 66 non-characters. Returns the position of
+// the first offender in code points counted from 1, as the reference reports it, or 0 when there is none.
+export function invalidCharacterPosition(s: string): number {
+  let position = 0;
+  for (const ch of s) {
+    position++;
+    const cp = ch.codePointAt(0)!;
+    if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) === 0xfffe) {
+      return position;
+    }
+  }
+  return 0;
+}

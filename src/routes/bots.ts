@@ -3,8 +3,7 @@ import { doDeactivateBot, doRegenerateBotKey, doUpdateBot } from '../actions/bot
 import { accessOwnBots, doCreateBot } from '../actions/bots.js';
 import { bool, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
-import { realmUrl } from './server.js';
-import { hostOf } from '../lib/urls.js';
+import { organizationHost } from '../lib/urls.js';
 
 // URLs arrive JSON-encoded from the reference web client and raw from others.
 const url = () => json(Type.String(), { raw: true });
@@ -29,12 +28,12 @@ export const botRoutes = [
       default_events_register_stream: str().optional(),
       default_all_public_streams: bool().optional(),
     },
-    handler: ({ app, realm, user, params: p, req }) =>
+    handler: ({ app, realm, user, params: p }) =>
       doCreateBot(app, realm, user, {
         fullName: p.full_name, shortName: p.short_name, botType: p.bot_type, payloadUrl: p.payload_url, serviceName: p.service_name,
         configData: p.config_data, interfaceType: p.interface_type, defaultSendingStream: p.default_sending_stream,
         defaultEventsRegisterStream: p.default_events_register_stream, defaultAllPublicStreams: p.default_all_public_streams,
-      }, hostOf(realmUrl(app, req, realm))),
+      }, organizationHost(app, realm)),
   }),
   route({
     method: 'PATCH', path: '/bots/{bot_id}', auth: 'user', summary: 'Change a bot (its owner or an administrator)',

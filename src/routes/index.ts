@@ -33,6 +33,7 @@ import { profileFieldRoutes } from './profile-fields.js';
 import { realmDomainRoutes } from './realm-domains.js';
 import { userDefaultRoutes } from './user-defaults.js';
 import { botRoutes } from './bots.js';
+import { botStorageRoutes } from './bot-storage.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -72,6 +73,7 @@ export function allRoutes(): AnyRoute[] {
     ...realmDomainRoutes,
     ...userDefaultRoutes,
     ...botRoutes,
+    ...botStorageRoutes,
   );
   return routes;
 }

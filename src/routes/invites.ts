@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { accessInvites, doCreateMultiuseInvite, doRevokeMultiuseInvite, MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH } from '../actions/invites.js';
 import { bool, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
-import { realmUrl } from './server.js';
+import { organizationUrl } from '../lib/urls.js';
 
 const ids = json(Type.Array(Type.Integer()));
 
@@ -17,7 +17,7 @@ export const inviteRoutes = [
       include_realm_default_subscriptions: bool().default(false),
       welcome_message_custom_text: str({ maxLength: MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH }).optional(),
     },
-    handler: async ({ app, realm, user, params, req }) => ({
+    handler: async ({ app, realm, user, params }) => ({
       invite_link: await doCreateMultiuseInvite(app, realm, user, {
         expiresInMinutes: params.invite_expires_in_minutes,
         invitedAs: params.invite_as,
@@ -25,12 +25,12 @@ export const inviteRoutes = [
         groupIds: params.group_ids,
         includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions,
         welcomeMessageCustomText: params.welcome_message_custom_text ?? null,
-      }, realmUrl(app, req, realm)),
+      }, organizationUrl(app, realm)),
     }),
   }),
   route({
     method: 'GET', path: '/invites', auth: 'user', summary: 'Invitations the caller may manage', params: {},
-    handler: async ({ app, realm, user, req }) => ({ invites: await accessInvites(app, realm, user, realmUrl(app, req, realm)) }),
+    handler: async ({ app, realm, user }) => ({ invites: await accessInvites(app, realm, user, organizationUrl(app, realm)) }),
   }),
   route({
     method: 'DELETE', path: '/invites/multiuse/{invite_id}', auth: 'user', summary: 'Revoke a reusable invitation link', params: { invite_id: int() },

@@ -6,7 +6,7 @@ import { doSendEditTyping, doSendTyping } from '../actions/typing.js';
 import { InvalidArgumentError } from '../http/errors.js';
 import { bool, int, json, Param, str } from '../http/params.js';
 import { route } from '../http/route.js';
-import { realmUrl } from './server.js';
+import { organizationUrl } from '../lib/urls.js';
 
 // A choice among fixed values, refused as the reference server refuses them: "Invalid <name>".
 function literal<const V extends string>(values: readonly V[]): Param<V> {
@@ -40,7 +40,7 @@ export const messageEditRoutes = [
       send_notification_to_old_thread: bool().default(false),
       send_notification_to_new_thread: bool().default(true),
     },
-    handler: ({ app, realm, user, params, req }) =>
+    handler: ({ app, realm, user, params }) =>
       doUpdateMessage(app, realm, user, params.message_id, {
         content: params.content,
         topic: params.topic,
@@ -48,7 +48,7 @@ export const messageEditRoutes = [
         propagateMode: params.propagate_mode,
         sendNotificationToOldThread: params.send_notification_to_old_thread,
         sendNotificationToNewThread: params.send_notification_to_new_thread,
-      }, realmUrl(app, req, realm)),
+      }, organizationUrl(app, realm)),
   }),
   route({
     method: 'DELETE',

@@ -5,7 +5,7 @@ import { accessMatchingMessages, accessMessages, formatMessages, parseNarrow } f
 import { doUpdateFlags, doUpdateFlagsForNarrow } from '../actions/message-flags.js';
 import { doReportMessage, MAX_REPORT_DESCRIPTION_LENGTH } from '../actions/message-report.js';
 import { REPORT_MESSAGE_TYPES } from '../state/realm-data.js';
-import { realmUrl } from './server.js';
+import { organizationUrl } from '../lib/urls.js';
 import { bool, int, json, oneOf, str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { renderMessage } from '../markdown/message.js';
@@ -18,6 +18,7 @@ export const messageRoutes = [
     method: 'POST',
     path: '/messages',
     auth: 'user',
+    allowIncomingWebhooks: true,
     summary: 'Send a message',
     params: {
       type: oneOf(['stream', 'channel', 'private', 'direct'] as const),
@@ -140,8 +141,8 @@ export const messageRoutes = [
       report_type: oneOf(REPORT_MESSAGE_TYPES.map((t) => t.key)),
       description: str({ maxLength: MAX_REPORT_DESCRIPTION_LENGTH }).default(''),
     },
-    handler: async ({ app, realm, user, params, req }) => {
-      await doReportMessage(app, realm, user, params.message_id, { reportType: params.report_type, description: params.description }, realmUrl(app, req, realm));
+    handler: async ({ app, realm, user, params }) => {
+      await doReportMessage(app, realm, user, params.message_id, { reportType: params.report_type, description: params.description }, organizationUrl(app, realm));
     },
   }),
   route({

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { doRegister, checkNarrow, type RegisterInput } from '../actions/register.js';
 import { bool, int, json, oneOf, type Params } from '../http/params.js';
 import { route } from '../http/route.js';
-import { realmUrl } from './server.js';
+import { organizationUrl } from '../lib/urls.js';
 
 // Shared with GET /events, which registers a queue when called without one.
 export const registerParams = {
@@ -42,6 +42,6 @@ export const registerRoutes = [
     auth: 'optional',
     summary: 'Register an event queue and fetch the initial state',
     params: registerParams,
-    handler: ({ app, realm, user, params, req }) => doRegister(app, realm, user, registerInput(params), realmUrl(app, req, realm)),
+    handler: ({ app, realm, user, params }) => doRegister(app, realm, user, registerInput(params), organizationUrl(app, realm)),
   }),
 ];

@@ -1,7 +1,7 @@
 import { accessReminders, doCreateReminder, doDeleteReminder } from '../actions/reminders.js';
 import { int, str } from '../http/params.js';
 import { route } from '../http/route.js';
-import { realmUrl } from './server.js';
+import { organizationUrl } from '../lib/urls.js';
 
 export const reminderRoutes = [
   route({
@@ -11,10 +11,10 @@ export const reminderRoutes = [
   route({
     method: 'POST', path: '/reminders', auth: 'user', summary: 'Be reminded of a message later',
     params: { message_id: int(), scheduled_delivery_timestamp: int(), note: str().optional() },
-    handler: async ({ app, realm, user, params, req }) => ({
+    handler: async ({ app, realm, user, params }) => ({
       reminder_id: await doCreateReminder(app, realm, user, {
         messageId: params.message_id, scheduledDeliveryTimestamp: params.scheduled_delivery_timestamp, note: params.note,
-      }, realmUrl(app, req, realm)),
+      }, organizationUrl(app, realm)),
     }),
   }),
   route({

@@ -1,18 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import { accessHealth } from '../actions/health.js';
 import { route, type AnyRoute, openApiDocument } from '../http/route.js';
-import type { Realm } from '../store/realms.js';
+import { organizationUrl } from '../lib/urls.js';
 import { FEATURE_LEVEL, PARLANCE_VERSION, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
-import type { App } from '../app.js';
-
-export function realmUrl(app: App, req: FastifyRequest, realm: Realm): string {
-  if (app.config.externalUrl) {
-    const base = new URL(app.config.externalUrl);
-    if (realm.stringId) base.hostname = `${realm.stringId}.${base.hostname}`;
-    return base.origin;
-  }
-  return `${req.protocol}://${req.headers.host ?? `${app.config.host}:${app.config.port}`}`;
-}
 
 const AUTH_METHODS = ['password', 'dev', 'email', 'ldap', 'remoteuser', 'github', 'azuread', 'gitlab', 'apple', 'google', 'saml', 'openid connect'];
 
@@ -24,7 +13,7 @@ export function serverRoutes(all: () => AnyRoute[]): AnyRoute[] {
       auth: 'none',
       summary: 'Server and organization settings needed before logging in',
       params: {},
-      handler: ({ app, realm, req }) => {
+      handler: ({ app, realm }) => {
         const password = realm.passwordAuthEnabled;
         return {
           authentication_methods: Object.fromEntries(AUTH_METHODS.map((m) => [m, password && (m === 'password' || m === 'email')])),
@@ -36,8 +25,8 @@ export function serverRoutes(all: () => AnyRoute[]): AnyRoute[] {
           is_incompatible: false,
           email_auth_enabled: password,
           require_email_format_usernames: true,
-          realm_url: realmUrl(app, req, realm),
-          realm_uri: realmUrl(app, req, realm),
+          realm_url: organizationUrl(app, realm),
+          realm_uri: organizationUrl(app, realm),
           realm_name: realm.name,
           realm_icon: '',
           realm_description: realm.description,

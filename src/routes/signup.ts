@@ -6,7 +6,7 @@ import { joinedPage, joinFormPage, problemPage } from '../format/pages.js';
 import { ApiError } from '../http/errors.js';
 import { str } from '../http/params.js';
 import { route } from '../http/route.js';
-import { realmUrl } from './server.js';
+import { organizationUrl } from '../lib/urls.js';
 
 const LINK_TITLES = { missing: 'Invitation link not found', expired: 'Invitation link expired', revoked: 'Invitation link revoked', deactivated: 'Organization deactivated' };
 
@@ -54,7 +54,7 @@ export const signupRoutes = [
     params: { key: str(), full_name: str().default(''), email: str().default(''), password: str().default('') },
     handler: async ({ app, realm, params, req, reply }) => {
       if (crossSite(req)) return sendPage(reply, 403, problemPage('Form sent from another site', 'Open the invitation link itself and sign up there.'));
-      const url = realmUrl(app, req, realm);
+      const url = organizationUrl(app, realm);
       let invitedAs: number | undefined;
       try {
         ({ invitedAs } = await accessInvitationLink(app, realm, params.key));

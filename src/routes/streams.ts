@@ -4,7 +4,7 @@ import { accessChannel, accessChannelTopics, accessStreamList } from '../actions
 import { ApiError } from '../http/errors.js';
 import { bool, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
-import { realmUrl } from './server.js';
+import { organizationUrl } from '../lib/urls.js';
 import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting } from '../store/streams.js';
 
 export const streamRoutes = [
@@ -84,7 +84,7 @@ export const streamRoutes = [
       topics_policy: str().optional(),
       ...groupSettingUpdates(),
     },
-    handler: async ({ app, realm, user, params, req }) => {
+    handler: async ({ app, realm, user, params }) => {
       const p = params as Record<string, unknown>;
       await doUpdateChannel(app, realm, user, params.stream_id, {
         description: params.description,
@@ -98,7 +98,7 @@ export const streamRoutes = [
         folderId: params.folder_id,
         topicsPolicy: params.topics_policy,
         groupSettings: Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((n) => [n, p[n] as GroupSettingUpdate | undefined])) as Partial<Record<ChannelGroupSetting, GroupSettingUpdate>>,
-      }, realmUrl(app, req, realm));
+      }, organizationUrl(app, realm));
     },
   }),
   route({
@@ -107,8 +107,8 @@ export const streamRoutes = [
     auth: 'user',
     summary: 'Archive a channel',
     params: { stream_id: int() },
-    handler: async ({ app, realm, user, params, req }) => {
-      await doArchiveChannel(app, realm, user, params.stream_id, realmUrl(app, req, realm));
+    handler: async ({ app, realm, user, params }) => {
+      await doArchiveChannel(app, realm, user, params.stream_id, organizationUrl(app, realm));
     },
   }),
   route({

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { doSetSubscriptionProperties, doSubscribe, doUnsubscribe, accessSubscriptionList } from '../actions/subscriptions.js';
 import { bool, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
-import { realmUrl } from './server.js';
+import { organizationUrl } from '../lib/urls.js';
 import { CHANNEL_GROUP_SETTINGS } from '../store/streams.js';
 
 const principals = json(Type.Array(Type.Union([Type.String(), Type.Integer()]))).optional();
@@ -29,7 +29,7 @@ export const subscriptionRoutes = [
       send_new_subscription_messages: bool().default(true),
       ...groupSettingParams,
     },
-    handler: ({ app, realm, user, params, req }) =>
+    handler: ({ app, realm, user, params }) =>
       doSubscribe(app, realm, user, {
         subscriptions: params.subscriptions,
         principals: params.principals,
@@ -44,7 +44,7 @@ export const subscriptionRoutes = [
         groupSettings: Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((n) => [n, (params as Record<string, unknown>)[n]])),
         announce: params.announce,
         sendNewSubscriptionMessages: params.send_new_subscription_messages,
-      }, realmUrl(app, req, realm)),
+      }, organizationUrl(app, realm)),
   }),
   route({
     method: 'GET',

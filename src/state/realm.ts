@@ -1,8 +1,9 @@
 // The `realm` block of POST /register: organization settings with their defaults, plus the server-wide facts
 // the reference server sends in the same block (limits, timings, option lists).
 import crypto from 'node:crypto';
-import { longpollTimeoutSeconds, type Config } from '../config.js';
+import { longpollTimeoutSeconds, realmUploadQuotaMib, type Config } from '../config.js';
 import { resolveGroupSetting, type GroupSettingValue } from '../permissions/groups.js';
+import { hostOf } from '../lib/urls.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
 import {
@@ -206,7 +207,8 @@ export function realmState(input: RealmStateInput): Record<string, unknown> {
   state.realm_url = realmUrl;
   state.realm_uri = realmUrl;
   state.realm_uuid = realmUuid(realm);
-  state.realm_bot_domain = realmUrl.replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, '');
+  // The domain bots' addresses are made with: the host name, without the port (an address cannot carry one).
+  state.realm_bot_domain = hostOf(realmUrl);
   state.realm_date_created = realm.dateCreated;
   if (s.demo_organization_scheduled_deletion_date !== null) {
     state.demo_organization_scheduled_deletion_date = s.demo_organization_scheduled_deletion_date;
@@ -215,7 +217,7 @@ export function realmState(input: RealmStateInput): Record<string, unknown> {
   state.zulip_plan_is_not_limited = true;
   state.upgrade_text_for_wide_organization_logo = UPGRADE_TEXT_STANDARD;
   state.realm_push_notifications_enabled_end_timestamp = null;
-  state.realm_upload_quota_mib = config.realmUploadQuotaMib ?? null;
+  state.realm_upload_quota_mib = realmUploadQuotaMib(config);
   state.realm_available_video_chat_providers = VIDEO_CHAT_PROVIDERS;
   state.realm_default_external_accounts = DEFAULT_EXTERNAL_ACCOUNTS;
   state.realm_empty_topic_display_name = EMPTY_TOPIC_DISPLAY_NAME;

@@ -1,4 +1,5 @@
 // Uploaded files and the messages that link to them.
+import { sql } from 'kysely';
 import type { Db } from './db.js';
 
 export interface Attachment {
@@ -59,10 +60,41 @@ export async function deleteAttachment(db: Db, id: number): Promise<void> {
   await db.deleteFrom('attachments').where('id', '=', id).execute();
 }
 
-// Bytes stored for the organization's uploads, which its quota limits.
+// Bytes the organization's quota counts: its uploads, the declared lengths of resumable uploads in progress,
+// and the images of its active custom emoji (deactivated ones are deleted).
 export async function realmUploadSpace(db: Db, realmId: number): Promise<number> {
-  const row = await db.selectFrom('attachments').select((eb) => eb.fn.sum<number>('size').as('used')).where('realm_id', '=', realmId).executeTakeFirst();
-  return Number(row?.used ?? 0);
+  const { rows } = await sql<{ used: number | string | null }>`select
+    coalesce((select sum(size) from attachments where realm_id = ${realmId}), 0)
+    + coalesce((select sum(size) from staged_uploads where realm_id = ${realmId}), 0)
+    + coalesce((select sum(size) from realm_emoji where realm_id = ${realmId} and deactivated = 0), 0) as used`.execute(db);
+  return Number(rows[0]?.used ?? 0);
+}
+
+// Up to `limit` attachments after `afterId` in id order, with whether any message links to them: a bounded step
+// through the whole table.
+export async function attachmentsAfter(db: Db, afterId: number, limit: number): Promise<(Attachment & { claimed: boolean })[]> {
+  const rows = await db
+    .selectFrom('attachments')
+    .selectAll()
+    .select((eb) => eb.exists(eb.selectFrom('attachment_messages').select('message_id').whereRef('attachment_messages.attachment_id', '=', 'attachments.id')).as('claimed'))
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ...toAttachment(r), claimed: Boolean(r.claimed) }));
+}
+
+// Deletes those of these attachments that are still unclaimed and older than `createdBefore`; returns them.
+export async function deleteUnclaimedAttachments(db: Db, ids: number[], createdBefore: number): Promise<Attachment[]> {
+  if (!ids.length) return [];
+  const rows = await db
+    .deleteFrom('attachments')
+    .where('id', 'in', ids)
+    .where('create_time', '<', createdBefore)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('attachment_messages').select('message_id').whereRef('attachment_messages.attachment_id', '=', 'attachments.id'))))
+    .returningAll()
+    .execute();
+  return rows.map(toAttachment);
 }
 
 // The messages linking to each attachment, oldest first.

@@ -21,6 +21,11 @@ export async function insertDraft(db: Db, userId: number, d: Omit<Draft, 'id'>):
   return toDraft(row);
 }
 
+export async function countDrafts(db: Db, userId: number): Promise<number> {
+  const row = await db.selectFrom('drafts').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 export async function findDraft(db: Db, userId: number, id: number): Promise<Draft | undefined> {
   const row = await db.selectFrom('drafts').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
   return row && toDraft(row);

@@ -68,3 +68,8 @@ export async function listLiveInvites(db: Db, realmId: number, now: number, refe
 export async function revokeInvite(db: Db, id: number): Promise<void> {
   await db.updateTable('multiuse_invites').set({ revoked: 1 }).where('id', '=', id).execute();
 }
+
+// Ends the given links now (as the reference server ends a departed user's: their expiry becomes now).
+export async function expireInvites(db: Db, ids: number[], now: number): Promise<void> {
+  if (ids.length) await db.updateTable('multiuse_invites').set({ expiry: now }).where('id', 'in', ids).execute();
+}

@@ -17,6 +17,9 @@ import { uploads } from './migrations/014-uploads.js';
 import { invitesAndReminders } from './migrations/015-invites-reminders.js';
 import { usersOrg } from './migrations/016-users-org.js';
 import { cacheLogAndClustering } from './migrations/019-performance.js';
+import { identity } from './migrations/020-identity.js';
+import { botStorage } from './migrations/021-bot-storage.js';
+import { uploadSpace } from './migrations/025-upload-space.js';
 import { historyIndexes } from './migrations/027-history-indexes.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
@@ -38,6 +41,9 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '015-invites-reminders': invitesAndReminders,
   '016-users-org': usersOrg,
   '019-performance': cacheLogAndClustering,
+  '020-identity': identity,
+  '021-bot-storage': botStorage,
+  '025-upload-space': uploadSpace,
   '027-history-indexes': historyIndexes,
 };
 

@@ -8,11 +8,13 @@ export interface RealmEmoji {
   authorId: number | null;
   fileName: string;
   deactivated: boolean;
+  // Of the stored image, which the upload quota counts while the emoji is active.
+  size: number;
 }
 
-type Row = { id: number; realm_id: number; name: string; author_id: number | null; file_name: string; deactivated: number };
+type Row = { id: number; realm_id: number; name: string; author_id: number | null; file_name: string; deactivated: number; size: number | string };
 const toEmoji = (r: Row): RealmEmoji => ({
-  id: r.id, realmId: r.realm_id, name: r.name, authorId: r.author_id, fileName: r.file_name, deactivated: !!r.deactivated,
+  id: r.id, realmId: r.realm_id, name: r.name, authorId: r.author_id, fileName: r.file_name, deactivated: !!r.deactivated, size: Number(r.size),
 });
 
 // Every custom emoji of the organization, deactivated ones included, by id.
@@ -34,7 +36,7 @@ export async function activeRealmEmojiByName(db: Db, realmId: number, name: stri
 export async function insertRealmEmoji(db: Db, e: Omit<RealmEmoji, 'id' | 'deactivated'>): Promise<RealmEmoji> {
   const row = await db
     .insertInto('realm_emoji')
-    .values({ realm_id: e.realmId, name: e.name, author_id: e.authorId, file_name: e.fileName })
+    .values({ realm_id: e.realmId, name: e.name, author_id: e.authorId, file_name: e.fileName, size: e.size })
     .returningAll()
     .executeTakeFirstOrThrow();
   return toEmoji(row);

@@ -58,6 +58,12 @@ const pending = (db: Db, senderId: number, reminders: boolean) =>
     .where('delivered', '=', 0)
     .where('reminder_target_message_id', reminders ? 'is not' : 'is', null);
 
+// Scheduled messages and reminders together.
+export async function countPendingScheduled(db: Db, senderId: number): Promise<number> {
+  const row = await db.selectFrom('scheduled_messages').select((eb) => eb.fn.countAll<number>().as('n')).where('sender_id', '=', senderId).where('delivered', '=', 0).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 export async function findScheduled(db: Db, senderId: number, id: number, reminders = false): Promise<ScheduledMessage | undefined> {
   if (!isStoredId(id)) return undefined;
   const row = await pending(db, senderId, reminders).where('id', '=', id).executeTakeFirst();
@@ -84,6 +90,12 @@ export async function listScheduled(db: Db, senderId: number, reminders = false)
 export async function dueScheduled(db: Db, now: number, limit = 100): Promise<ScheduledMessage[]> {
   const rows = await db.selectFrom('scheduled_messages').selectAll().where('delivered', '=', 0).where('failed', '=', 0).where('scheduled_timestamp', '<=', now).orderBy('scheduled_timestamp').limit(limit).execute();
   return rows.map(toScheduled);
+}
+
+// The content of the organization's messages waiting to be sent that link to uploads.
+export async function pendingContentWithUploads(db: Db, realmId: number): Promise<string[]> {
+  const rows = await db.selectFrom('scheduled_messages').select('content').where('delivered', '=', 0).where('realm_id', '=', realmId).where('content', 'like', '%/user_uploads/%').execute();
+  return rows.map((r) => r.content);
 }
 
 // Claims a due message for delivery; false when another process (or an edit) got there first.

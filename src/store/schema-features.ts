@@ -75,6 +75,7 @@ export interface RealmEmojiTable {
   author_id: number | null;
   file_name: string;
   deactivated: Generated<number>;
+  size: Generated<number>;
 }
 
 export interface LinkifierTable {
@@ -101,6 +102,15 @@ export interface AttachmentTable {
   content_type: string | null;
   size: number;
   create_time: number;
+}
+
+// A resumable upload in progress: its declared length counts against the quota until it finishes or goes.
+export interface StagedUploadTable {
+  id: string;
+  realm_id: number;
+  user_id: number;
+  size: number;
+  created: number;
 }
 
 export interface AttachmentMessageTable {
@@ -178,4 +188,12 @@ export interface BotSettingsTable {
   service_interface: number | null;
   service_token: string | null;
   config_data: Generated<string>;
+}
+
+export interface BotStorageTable {
+  user_id: number;
+  key_hash: string;
+  key: string;
+  value: string;
+  size: number;
 }

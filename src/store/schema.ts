@@ -14,6 +14,7 @@ import type {
   CacheChangeTable,
   AttachmentTable,
   AttachmentMessageTable,
+  StagedUploadTable,
   UserAvatarTable,
   MultiuseInviteTable,
   AlertWordTable,
@@ -22,6 +23,7 @@ import type {
   RealmDomainTable,
   RealmUserDefaultsTable,
   BotSettingsTable,
+  BotStorageTable,
 } from './schema-features.js';
 
 export type * from './schema-features.js';
@@ -43,6 +45,8 @@ export interface UserTable {
   email: string;
   delivery_email: string;
   email_key: string;
+  identity_key: Generated<string>; // src/lib/identity.ts addressKey of delivery_email
+  system_bot: string | null; // the server's own bot this row is: 'notification' | 'welcome'
   full_name: string;
   role: number;
   is_bot: Generated<number>;
@@ -209,6 +213,7 @@ export interface Schema {
   cache_changes: CacheChangeTable;
   attachments: AttachmentTable;
   attachment_messages: AttachmentMessageTable;
+  staged_uploads: StagedUploadTable;
   user_avatars: UserAvatarTable;
   multiuse_invites: MultiuseInviteTable;
   alert_words: AlertWordTable;
@@ -217,6 +222,7 @@ export interface Schema {
   realm_domains: RealmDomainTable;
   realm_user_defaults: RealmUserDefaultsTable;
   bot_settings: BotSettingsTable;
+  bot_storage: BotStorageTable;
   reactions: ReactionTable;
   realm_emoji: RealmEmojiTable;
   linkifiers: LinkifierTable;

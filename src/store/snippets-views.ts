@@ -12,6 +12,11 @@ export async function insertSnippet(db: Db, userId: number, s: Omit<SavedSnippet
   return row;
 }
 
+export async function countSnippets(db: Db, userId: number): Promise<number> {
+  const row = await db.selectFrom('saved_snippets').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 export async function findSnippet(db: Db, userId: number, id: number): Promise<SavedSnippet | undefined> {
   return db.selectFrom('saved_snippets').select(['id', 'title', 'content', 'date_created']).where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
 }
@@ -44,6 +49,11 @@ const toView = (r: { fragment: string; is_pinned: number; name: string | null })
 export async function findView(db: Db, userId: number, fragment: string): Promise<NavigationView | undefined> {
   const row = await db.selectFrom('navigation_views').select(['fragment', 'is_pinned', 'name']).where('user_id', '=', userId).where('fragment', '=', fragment).executeTakeFirst();
   return row && toView(row);
+}
+
+export async function countViews(db: Db, userId: number): Promise<number> {
+  const row = await db.selectFrom('navigation_views').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 export async function insertView(db: Db, userId: number, v: NavigationView): Promise<void> {

@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from './db.js';
 import type { UserTable } from './schema.js';
 import { cached, cacheMap } from './cache.js';
+import { addressKey, type SystemBotRole } from '../lib/identity.js';
 
 export const ROLE = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600 } as const;
 export type RoleName = keyof typeof ROLE;
@@ -26,6 +27,7 @@ export interface User {
   avatarSource: string;
   avatarVersion: number;
   settings: Record<string, unknown>; // personal settings that differ from the defaults
+  systemBot?: SystemBotRole | null; // which of the server's own bots this is
 }
 
 function toUser(row: Selectable<UserTable>): User {
@@ -47,6 +49,7 @@ function toUser(row: Selectable<UserTable>): User {
     avatarSource: row.avatar_source,
     avatarVersion: row.avatar_version,
     settings: JSON.parse(row.settings) as Record<string, unknown>,
+    systemBot: row.system_bot as SystemBotRole | null,
   };
 }
 
@@ -64,6 +67,7 @@ export interface NewUser {
   apiKey: string;
   now: number;
   settings?: Record<string, unknown>;
+  systemBot?: SystemBotRole;
 }
 
 export async function insertUser(db: Db, u: NewUser): Promise<User> {
@@ -72,6 +76,8 @@ export async function insertUser(db: Db, u: NewUser): Promise<User> {
     email: u.email,
     delivery_email: u.email,
     email_key: emailKey(u.email),
+    identity_key: addressKey(u.email),
+    system_bot: u.systemBot ?? null,
     full_name: u.fullName,
     role: u.role,
     is_bot: u.isBot ? 1 : 0,
@@ -89,26 +95,40 @@ export async function insertUser(db: Db, u: NewUser): Promise<User> {
 const usersByEmail = cacheMap<string, User | null>('users');
 const usersById = cacheMap<string, User | null>('users');
 
-// A user by e-mail: the delivery e-mail (without regard to case), or the API e-mail `user<id>@…` that stands in
-// for it when the user hides their address.
-export async function findUserByEmail(db: Db, realmId: number, email: string): Promise<User | undefined> {
+// The user a placeholder address `user<id>@…` names, if it is one: one at the organization's placeholder domain
+// (`placeholderDomain`) names user <id> and nobody else; one at another domain names user <id> only while it is
+// their API e-mail (stored under an earlier domain). `null`: a placeholder naming nobody; undefined: not one.
+async function placeholderUser(db: Db, realmId: number, email: string, placeholderDomain: string): Promise<User | null | undefined> {
+  const key = emailKey(email);
+  const m = FAKE_EMAIL.exec(key);
+  if (!m) return undefined;
+  const named = (await findUser(db, realmId, Number(m[1]))) ?? null;
+  if (m[2] === placeholderDomain.toLowerCase()) return named;
+  return named && emailKey(named.email) === key ? named : undefined;
+}
+
+// A user by e-mail: a placeholder address resolves only to the user it names; any other address is a delivery
+// e-mail, compared without regard to case.
+export async function findUserByEmail(db: Db, realmId: number, email: string, placeholderDomain: string): Promise<User | undefined> {
+  const named = await placeholderUser(db, realmId, email, placeholderDomain);
+  if (named !== undefined) return named ?? undefined;
   const key = emailKey(email);
   const user = await cached(db, usersByEmail, `${realmId} ${key}`, async () => {
     const row = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('email_key', '=', key).executeTakeFirst();
     return row ? toUser(row) : null;
   });
-  if (user) return user;
-  const id = fakeEmailId(email);
-  if (id === undefined) return undefined;
-  const byId = await findUser(db, realmId, id);
-  return byId && emailKey(byId.email) === key ? byId : undefined;
+  return user ?? undefined;
 }
 
-const FAKE_EMAIL = /^user(\d{1,10})@/i;
-const fakeEmailId = (email: string) => {
-  const m = FAKE_EMAIL.exec(email.trim());
-  return m ? Number(m[1]) : undefined;
-};
+const FAKE_EMAIL = /^user(\d{1,10})@(.*)$/;
+
+// The user who logs in with this name: by their API e-mail or their real address only (a placeholder address
+// names a user who shows their real one, but is not theirs to log in with).
+export async function findUserForLogin(db: Db, realmId: number, username: string, placeholderDomain: string): Promise<User | undefined> {
+  const user = await findUserByEmail(db, realmId, username, placeholderDomain);
+  const key = emailKey(username);
+  return user && (emailKey(user.email) === key || emailKey(user.deliveryEmail) === key) ? user : undefined;
+}
 
 // Ids are 32-bit integer columns; PostgreSQL refuses to compare them with anything larger.
 const MAX_ID = 2 ** 31 - 1;
@@ -141,22 +161,63 @@ export async function findUsers(db: Db, realmId: number, ids: number[]): Promise
   return out;
 }
 
-export async function findUsersByEmails(db: Db, realmId: number, emails: string[]): Promise<User[]> {
+// Users by e-mail, as findUserByEmail finds each, in one query per 500 of each kind.
+export async function findUsersByEmails(db: Db, realmId: number, emails: string[], placeholderDomain: string): Promise<User[]> {
+  const keys = [...new Set(emails.map(emailKey))];
+  const domain = placeholderDomain.toLowerCase();
+  const fakes = keys.flatMap((k) => {
+    const m = FAKE_EMAIL.exec(k);
+    return m ? [{ key: k, id: Number(m[1]), home: m[2] === domain }] : [];
+  });
+  const named = new Map((await findUsers(db, realmId, fakes.map((f) => f.id))).map((u) => [u.id, u]));
   const out: User[] = [];
-  const keys = emails.map(emailKey);
-  for (let i = 0; i < keys.length; i += 500) {
-    const rows = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('email_key', 'in', keys.slice(i, i + 500)).execute();
+  const resolved = new Set<string>();
+  for (const f of fakes) {
+    const u = named.get(f.id);
+    if (!f.home && !(u && emailKey(u.email) === f.key)) continue;
+    resolved.add(f.key);
+    if (u) out.push(u);
+  }
+  const rest = keys.filter((k) => !resolved.has(k));
+  for (let i = 0; i < rest.length; i += 500) {
+    const rows = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('email_key', 'in', rest.slice(i, i + 500)).execute();
     out.push(...rows.map(toUser));
   }
-  const found = new Set(out.map((u) => emailKey(u.deliveryEmail)));
-  const fakes = keys.filter((k) => !found.has(k) && fakeEmailId(k) !== undefined);
-  if (fakes.length) {
-    const byId = await findUsers(db, realmId, fakes.map((k) => fakeEmailId(k)!));
-    const wanted = new Set(fakes);
-    const have = new Set(out.map((o) => o.id));
-    for (const u of byId) if (wanted.has(emailKey(u.email)) && !have.has(u.id)) out.push(u);
-  }
-  return out;
+  return [...new Map(out.map((u) => [u.id, u])).values()];
+}
+
+// Every user whose address reads the same as this key (src/lib/identity.ts).
+export async function findUsersByIdentityKey(db: Db, realmId: number, key: string): Promise<User[]> {
+  const rows = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('identity_key', '=', key).execute();
+  return rows.map(toUser);
+}
+
+export async function findSystemBot(db: Db, realmId: number, role: SystemBotRole): Promise<User | undefined> {
+  const row = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('system_bot', '=', role).executeTakeFirst();
+  return row ? toUser(row) : undefined;
+}
+
+export interface IdentityRow {
+  id: number;
+  realmId: number;
+  email: string;
+  identityKey: string;
+  systemBot: string | null;
+}
+
+// For the start-up report: rows sharing a key with another row of their organization, and rows whose key matches
+// one of the LIKE patterns (the caller filters those further).
+export async function identityRowsToReview(db: Db, patterns: string[]): Promise<{ shared: IdentityRow[]; matching: IdentityRow[] }> {
+  const columns = ['id', 'realm_id', 'delivery_email', 'identity_key', 'system_bot'] as const;
+  const toRow = (r: { id: number; realm_id: number; delivery_email: string; identity_key: string; system_bot: string | null }): IdentityRow =>
+    ({ id: r.id, realmId: r.realm_id, email: r.delivery_email, identityKey: r.identity_key, systemBot: r.system_bot });
+  const dup = db.selectFrom('users').select(['realm_id', 'identity_key']).groupBy(['realm_id', 'identity_key']).having((eb) => eb.fn.countAll(), '>', 1);
+  const shared = await db.selectFrom('users').innerJoin(dup.as('d'), (j) => j.onRef('d.realm_id', '=', 'users.realm_id').onRef('d.identity_key', '=', 'users.identity_key'))
+    .select(columns.map((c) => `users.${c}` as const)).orderBy('users.id').execute();
+  const matching = patterns.length
+    ? await db.selectFrom('users').select([...columns]).where((eb) => eb.or(patterns.map((p) => eb('identity_key', 'like', p)))).orderBy('id').execute()
+    : [];
+  return { shared: shared.map(toRow), matching: matching.map(toRow) };
 }
 
 export async function updateUser(
@@ -177,7 +238,9 @@ export async function updateUser(
 ): Promise<void> {
   const v: Record<string, string | number> = {};
   if (changes.fullName !== undefined) v.full_name = changes.fullName;
-  if (changes.email !== undefined) Object.assign(v, { email: changes.email, delivery_email: changes.email, email_key: emailKey(changes.email) });
+  if (changes.email !== undefined) {
+    Object.assign(v, { email: changes.email, delivery_email: changes.email, email_key: emailKey(changes.email), identity_key: addressKey(changes.email) });
+  }
   if (changes.apiEmail !== undefined) v.email = changes.apiEmail;
   if (changes.apiKey !== undefined) v.api_key = changes.apiKey;
   if (changes.botOwnerId !== undefined) v.bot_owner_id = changes.botOwnerId;

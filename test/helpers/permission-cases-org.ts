@@ -137,4 +137,9 @@ export const ORG_CASES: Case[] = [
     key: 'POST /api/v1/bots/{bot_id}/api_key/regenerate', label: "cordelia's bot", request: async (f) => ({ path: `/bots/${await f.bot('cordelia')}/api_key/regenerate` }),
     ok: ADMINS, denied: INSUFFICIENT, byRole: MEMBER_OR_ADMIN, other: [400, 'BAD_REQUEST', 'No such bot'],
   },
+
+  // Bot storage: every user has their own, as on the reference server.
+  { key: 'GET /api/v1/bot_storage', request: () => ({ path: '/bot_storage' }) },
+  { key: 'PUT /api/v1/bot_storage', request: () => ({ path: '/bot_storage', params: { storage: { [unique('k')]: 'v' } } }) },
+  { key: 'DELETE /api/v1/bot_storage', request: () => ({ path: '/bot_storage' }) },
 ];
