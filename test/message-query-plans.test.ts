@@ -13,6 +13,7 @@ import { parseNarrow, readerOf, resolveNarrow } from '../src/actions/messages-fe
 import { compileWindowQuery } from '../src/store/message-query.js';
 import { findRealmBySubdomain } from '../src/store/realms.js';
 import { findUser } from '../src/store/users.js';
+import { realmFakeEmailDomain } from '../src/format/users.js';
 import type { App } from '../src/app.js';
 
 let server: TestServer;
@@ -83,7 +84,7 @@ const narrows = (): [string, unknown[], string | { sqlite: string; postgres: str
 async function planOf(app: App, narrow: unknown[]): Promise<string[]> {
   const realm = (await findRealmBySubdomain(app.db, ''))!;
   const user = (await findUser(app.db, realm.id, server.users.hamlet.id))!;
-  const { terms, scope } = await resolveNarrow(app.db, realm, await readerOf(app.db, user), parseNarrow(narrow));
+  const { terms, scope } = await resolveNarrow(app.db, realm, await readerOf(app.db, user), parseNarrow(narrow), realmFakeEmailDomain(app, realm));
   const q = compileWindowQuery(app.db, realm.id, user.id, scope, terms, 2 ** 31 - 1, 100);
   if (app.dialect === 'sqlite') {
     const explained = await app.db.executeQuery<{ detail: string }>({ ...q, sql: `explain query plan ${q.sql}` });
