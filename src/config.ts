@@ -14,6 +14,7 @@ export interface Config {
   rateLimitIpPerMinute: number;
   authFailuresPerWindow: number;
   authFailureWindowSeconds: number;
+  channelCreationPerHour: number;
   maxFileUploadMib: number;
   uploadsDir?: string;
   realmUploadQuotaMib: number;
@@ -61,8 +62,9 @@ export const SETTINGS: Setting[] = [
   { key: 'logLevel', env: 'PARLANCE_LOG_LEVEL', kind: 'string', default: 'info', help: 'pino log level (silent, error, warn, info, debug)' },
   { key: 'rateLimitPerMinute', env: 'PARLANCE_RATE_LIMIT', kind: 'int', default: 200, help: 'requests per minute per user; 0 disables the per-user and per-IP limits' },
   { key: 'rateLimitIpPerMinute', env: 'PARLANCE_RATE_LIMIT_IP', kind: 'int', default: 100, help: 'unauthenticated requests per minute per IP address' },
-  { key: 'authFailuresPerWindow', env: 'PARLANCE_AUTH_FAILURE_LIMIT', kind: 'int', default: 5, help: 'failed fetch_api_key attempts per user name and window; 0 disables' },
+  { key: 'authFailuresPerWindow', env: 'PARLANCE_AUTH_FAILURE_LIMIT', kind: 'int', default: 5, help: 'failed password checks (fetch_api_key, PATCH /settings) per account and window; 0 disables' },
   { key: 'authFailureWindowSeconds', env: 'PARLANCE_AUTH_FAILURE_WINDOW_SECONDS', kind: 'int', default: 1800, help: 'window of the failed-login limit' },
+  { key: 'channelCreationPerHour', env: 'PARLANCE_CHANNEL_CREATION_LIMIT', kind: 'int', default: 100, help: 'channels one user may create per hour; 0 disables (as does PARLANCE_RATE_LIMIT=0)' },
   { key: 'maxFileUploadMib', env: 'PARLANCE_MAX_FILE_UPLOAD_SIZE_MIB', kind: 'int', default: 25, help: 'largest upload; request bodies may be 1 MiB larger' },
   { key: 'uploadsDir', env: 'PARLANCE_UPLOADS_DIR', kind: 'string', help: 'where uploaded files, avatars and custom emoji are kept; the data directory when unset (share it between server processes)' },
   { key: 'realmUploadQuotaMib', env: 'PARLANCE_REALM_UPLOAD_QUOTA_MIB', kind: 'int', default: 5120, help: "each organization's upload quota (files, resumable uploads in progress, custom emoji); 0 for none" },

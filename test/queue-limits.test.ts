@@ -137,11 +137,12 @@ test(`one user keeps at most ${CAP} live queues, over both processes; the least 
   assert.equal(gone.length, 20);
   // A collected queue answers as an unknown one, on either process (the other drops its copy when it next
   // compares its queues with the rows, within seconds).
-  assertError(await poll(u.client, gone[0]), 400, 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${gone[0]}`);
-  const onPeer = await eventually(async () => {
-    const r = await poll(peerClient, gone[1]);
-    return r.status === 400 ? r : undefined;
-  });
-  assertError(onPeer, 400, 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${gone[1]}`);
+  for (const [client, q] of [[u.client, gone[0]], [peerClient, gone[1]]] as const) {
+    const reply = await eventually(async () => {
+      const r = await poll(client, q);
+      return r.status === 400 ? r : undefined;
+    });
+    assertError(reply, 400, 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${q}`);
+  }
   assertSuccess(await poll(peerClient, late[0]));
 });

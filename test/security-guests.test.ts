@@ -188,6 +188,7 @@ function probes(): Record<string, [Probe, string | null]> {
     // Refused to guests whoever the user: they still learn nothing.
     'POST /api/v1/users/me/subscriptions': [(g) => g.post('/users/me/subscriptions', { subscriptions: [{ name: openName }], principals: [hamlet.id] }), null],
     'DELETE /api/v1/users/me/subscriptions': [(g) => g.delete('/users/me/subscriptions', { subscriptions: [openName], principals: [hamlet.id] }), null],
+    'PATCH /api/v1/users/me/subscriptions': [(g) => g.patch('/users/me/subscriptions', { add: [{ name: openName }], principals: [hamlet.id] }), null],
     'POST /api/v1/user_groups/create': [(g) => g.post('/user_groups/create', { name: 'g', description: 'd', members: [hamlet.id] }), null],
     'POST /api/v1/user_groups/{user_group_id}/members': [(g) => g.post(`/user_groups/${membersGroup}/members`, { add: [hamlet.id] }), null],
     'POST /api/v1/user_groups/{user_group_id}/subgroups': [(g) => g.post(`/user_groups/${membersGroup}/subgroups`, { add: [membersGroup] }), null],

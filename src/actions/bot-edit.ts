@@ -15,7 +15,7 @@ import type { Realm } from '../store/realms.js';
 import { findUser, updateUser, type Role, type User } from '../store/users.js';
 import { accessBot, accessBotSecrets, botRecord, channelForBot, checkBotNameAvailable, INTERFACE_TYPES, streamNamer } from './bots.js';
 import { botAudience, emitWithSecrets, ids, replaceBotKey } from './bot-events.js';
-import { removeSubscribersInTx } from './subscriptions.js';
+import { removeSubscribersInTx } from './subscription-changes.js';
 import { checkFullName } from './checks.js';
 import { isUrl } from './profile-fields.js';
 import { inTransaction, type Emit } from './transaction.js';

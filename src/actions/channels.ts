@@ -8,7 +8,7 @@ import { holdsGroupSetting, resolveGroupSetting, type GroupSettingValue } from '
 import { realmSettings } from '../state/realm.js';
 import { SERVER_LIMITS, STREAM_PERMISSION_SETTINGS } from '../state/realm-data.js';
 import type { Db, Tx } from '../store/db.js';
-import { groupMemberIds, groupsOfUser } from '../store/groups.js';
+import { groupsOfUser, membersOfGroups } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
 import { CHANNEL_GROUP_SETTINGS, findStream, findStreamByName, insertStream, type ChannelGroupSetting, type Stream } from '../store/streams.js';
 import { findSubscription, subscriberIds, type Subscription } from '../store/subscriptions.js';
@@ -90,10 +90,11 @@ export async function channelAudience(db: Db, realmId: number, stream: Stream, s
   const users = (await listUsers(db, realmId)).filter((u) => u.isActive);
   const subscribed = new Set(subscribers ?? (await subscriberIds(db, [stream.id])).get(stream.id));
   const groupIds = [...new Set(Object.values(stream.groups).flatMap((g) => (typeof g === 'number' ? [g] : g.direct_subgroups)))];
-  // Each user's groups among those, from the groups' members (no set per user of a large organization).
+  // Each user's groups among those, from the groups' (cached) members: no set built per user of a large
+  // organization.
   const groupsOf = new Map<number, Set<number>>();
-  for (const g of groupIds) {
-    for (const id of await groupMemberIds(db, [g])) {
+  for (const [g, members] of await membersOfGroups(db, groupIds)) {
+    for (const id of members) {
       let groups = groupsOf.get(id);
       if (!groups) groupsOf.set(id, (groups = new Set()));
       groups.add(g);

@@ -15,7 +15,8 @@ import { realmFakeEmailDomain } from '../format/users.js';
 import { userByEmailFor } from './users.js';
 import { displayTopic, formatMessage, type MessageFlavour } from '../format/messages.js';
 import { searchFields } from '../format/search-highlight.js';
-import { searchStems } from '../store/search.js';
+import { parseSearch, searchStems } from '../store/search.js';
+import { LIMITS } from '../lib/limits.js';
 import { reactionsForMessages } from './reactions.js';
 import { topicLinker } from './linkifiers.js';
 import { accessibleBy, canAccessUser } from '../permissions/users.js';
@@ -28,17 +29,33 @@ export type RawTerm = { operator: string; operand: unknown; negated: boolean };
 export const MAX_NARROW_TERMS = 100;
 export const tooManyTerms = () => new ApiError(`Invalid narrow: more than ${MAX_NARROW_TERMS} terms`, 'BAD_NARROW');
 
+// Every searched word and quoted phrase adds to the query (a phrase is a condition of its own), so a narrow's
+// `search` operands together are bounded as well.
+export function checkSearchTerms(terms: { operator: string; operand: unknown }[]): void {
+  let n = 0;
+  for (const t of terms) {
+    if (t.operator.replace(/^-/, '') !== 'search' || typeof t.operand !== 'string') continue;
+    const { words, phrases } = parseSearch(t.operand);
+    n += words.length + phrases.length;
+  }
+  if (n > LIMITS.searchTermsPerNarrow) {
+    throw new ApiError(`Invalid narrow: more than ${LIMITS.searchTermsPerNarrow} search words and phrases`, 'BAD_NARROW');
+  }
+}
+
 // Narrows arrive as [operator, operand] pairs or {operator, operand, negated} objects.
 export function parseNarrow(raw: unknown): RawTerm[] {
   if (!Array.isArray(raw)) throw new ApiError('Invalid narrow', 'BAD_NARROW');
   if (raw.length > MAX_NARROW_TERMS) throw tooManyTerms();
-  return raw.map((t) => {
+  const terms = raw.map((t) => {
     if (Array.isArray(t) && t.length === 2 && typeof t[0] === 'string') return { operator: t[0], operand: t[1], negated: false };
     if (t && typeof t === 'object' && typeof (t as RawTerm).operator === 'string' && 'operand' in t) {
       return { operator: (t as RawTerm).operator, operand: (t as RawTerm).operand, negated: (t as RawTerm).negated === true };
     }
     throw new ApiError('Invalid narrow', 'BAD_NARROW');
   });
+  checkSearchTerms(terms);
+  return terms;
 }
 
 const bad = (what: string) => new ApiError(`Invalid narrow operator: ${what}`, 'BAD_NARROW');

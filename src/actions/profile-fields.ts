@@ -2,6 +2,7 @@
 // everyone receives the whole list in a custom_profile_fields event whenever it changes.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
+import { LIMITS } from '../lib/limits.js';
 import { codePointLength } from '../lib/text.js';
 import { DEFAULT_EXTERNAL_ACCOUNTS } from '../state/realm-data.js';
 import type { Db, Tx } from '../store/db.js';
@@ -53,6 +54,7 @@ type FieldData = Record<string, unknown>;
 function checkSelectData(data: FieldData): void {
   const entries = Object.entries(data);
   if (!entries.length) throw new ApiError('Field must have at least one choice.');
+  if (entries.length > LIMITS.profileFieldOptions) throw new ApiError(`Too many choices: ${entries.length} (limit: ${LIMITS.profileFieldOptions})`);
   const texts = new Set<string>();
   for (const [key, option] of entries) {
     if (!key.trim()) throw new ApiError("'value' cannot be blank.");

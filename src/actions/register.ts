@@ -4,7 +4,7 @@ import type { App } from '../app.js';
 import { longpollTimeoutSeconds } from '../config.js';
 import type { QueueOptions } from '../events/queue.js';
 import { ApiError, UnauthorizedError } from '../http/errors.js';
-import { MAX_NARROW_TERMS, tooManyTerms } from './messages-fetch.js';
+import { checkSearchTerms, MAX_NARROW_TERMS, tooManyTerms } from './messages-fetch.js';
 import { fetchInitialState, type StateOptions } from '../state/index.js';
 import { realmSettings } from '../state/realm.js';
 import { systemGroupIds } from '../store/groups.js';
@@ -37,7 +37,7 @@ const VALID_NARROW_OPERATORS = new Set([
 // Narrows arrive as [operator, operand] pairs or {operator, operand, negated} objects.
 export function checkNarrow(raw: unknown[]): [string, string][] {
   if (raw.length > MAX_NARROW_TERMS) throw tooManyTerms();
-  return raw.map((term) => {
+  const terms = raw.map((term): [string, string] => {
     let op: unknown, operand: unknown, negated = false;
     if (Array.isArray(term) && term.length === 2) [op, operand] = term;
     else if (term && typeof term === 'object' && 'operator' in term && 'operand' in term) {
@@ -50,6 +50,8 @@ export function checkNarrow(raw: unknown[]): [string, string][] {
     if (typeof operand !== 'string' && typeof operand !== 'number') throw new ApiError('Invalid narrow operand', 'BAD_NARROW');
     return [negated ? `-${op}` : op, String(operand)];
   });
+  checkSearchTerms(terms.map(([operator, operand]) => ({ operator, operand })));
+  return terms;
 }
 
 export function checkIdleTimeout(app: App, requested?: number): number {

@@ -1,6 +1,8 @@
 // PATCH /settings: a user's own settings and account fields, or (administrators) settings of many users.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
+import { LIMITS } from '../lib/limits.js';
+import { yieldToEventLoop } from '../lib/pace.js';
 import { randomToken } from '../lib/secrets.js';
 import { realmSettings } from '../state/realm.js';
 import { checkUserSetting, languageName, userSettings, USER_SETTING_KINDS } from '../state/user-settings.js';
@@ -11,6 +13,7 @@ import type { Realm } from '../store/realms.js';
 import { findUsers, insertEmailChange, listUsers, takeEmailChange, updateUser, type User } from '../store/users.js';
 import { checkAddressAvailable, lockIdentities, nameKeyOf } from './identity.js';
 import { textKey } from '../lib/identity.js';
+import { tooManyAttempts, verifyPasswordLimited } from './auth.js';
 import { checkEmail, checkFullName, checkHuman, checkPassword } from './checks.js';
 import { applyDeliveryEmailChange, applyVisibilityChange, lazyUsers, type UserList } from './email-visibility.js';
 import { presenceEnabledChanged } from './presence.js';
@@ -33,6 +36,8 @@ const SELF_EDITED = '_self_edited';
 
 export const SETTING_NAMES = Object.keys(USER_SETTING_KINDS);
 
+const TARGETS_PER_TRANSACTION = 250;
+
 function checkSettings(raw: Record<string, unknown>): Record<string, boolean | number | string> {
   const out: Record<string, boolean | number | string> = {};
   for (const [name, value] of Object.entries(raw)) {
@@ -43,7 +48,7 @@ function checkSettings(raw: Record<string, unknown>): Record<string, boolean | n
   return out;
 }
 
-async function targetsOf(tx: Tx, realm: Realm, t: NonNullable<SettingsInput['targetUsers']>): Promise<User[]> {
+async function targetsOf(tx: Db, realm: Realm, t: NonNullable<SettingsInput['targetUsers']>): Promise<User[]> {
   const ids = new Set<number>(t.user_ids ?? []);
   const users = await findUsers(tx, realm.id, [...ids]);
   const byId = new Map(users.map((u) => [u.id, u]));
@@ -122,19 +127,27 @@ export async function doUpdateSettings(app: App, realm: Realm, user: User, input
     if (input.fullName !== undefined || input.email !== undefined || input.newPassword !== undefined) {
       throw new ApiError('Account details of other users cannot be changed with target_users');
     }
-    await inTransaction(app, async (tx, emit) => {
-      const c = applyContext(app, tx, emit, realm);
-      for (const t of await targetsOf(tx, realm, input.targetUsers!)) {
-        await applySettings(c, t, values, t.id === user.id, !!input.targetUsers!.skip_if_already_edited && t.id !== user.id);
-      }
-    });
+    const skipEdited = !!input.targetUsers.skip_if_already_edited;
+    const targets = (await targetsOf(app.db, realm, input.targetUsers)).map((t) => t.id);
+    if (targets.length > LIMITS.settingsTargetUsers) throw new ApiError(`Too many target users: ${targets.length} (limit: ${LIMITS.settingsTargetUsers})`);
+    // Each slice of users is changed in a transaction of its own (the reference server changes each user in its
+    // own), so that other requests are served in between.
+    for (let i = 0; i < targets.length; i += TARGETS_PER_TRANSACTION) {
+      if (i) await yieldToEventLoop();
+      await inTransaction(app, async (tx, emit) => {
+        const c = applyContext(app, tx, emit, realm);
+        for (const t of await findUsers(tx, realm.id, targets.slice(i, i + TARGETS_PER_TRANSACTION))) {
+          if (t.isActive) await applySettings(c, t, values, t.id === user.id, skipEdited && t.id !== user.id);
+        }
+      });
+    }
     return result;
   }
   const settings = realmSettings(realm);
   let passwordHash: string | undefined;
   if (input.newPassword !== undefined) {
     if (input.oldPassword === undefined) throw new ApiError("Missing 'old_password' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'old_password' });
-    if (!(await app.passwords.verify(user.passwordHash, input.oldPassword))) throw new ApiError('Wrong password!');
+    if (!(await verifyPasswordLimited(app, realm, user, user.deliveryEmail, input.oldPassword, tooManyAttempts))) throw new ApiError('Wrong password!');
     try {
       checkPassword(input.newPassword);
     } catch {

@@ -13,7 +13,7 @@ import { findStream, listDefaultStreamIds, type Stream } from '../store/streams.
 import { findUserGroup } from '../store/user-groups.js';
 import { findUser, type Role, type User } from '../store/users.js';
 import { sendMessageInTx } from './messages-send.js';
-import { addSubscriptionsInTx } from './subscriptions.js';
+import { addSubscriptionsInTx } from './subscription-add.js';
 import { welcomeBot } from './system-bots.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { addGroupMembersInTx, mayAddAnyoneTo } from './user-group-members.js';

@@ -7,6 +7,7 @@ import { deleteIdleQueueRows, deleteQueueRows, findQueueRow, lastEventId, pruneE
 import { ApiError, UserDeactivatedError } from '../http/errors.js';
 import { insertQueueRowCapped } from '../store/queue-rows.js';
 import { applyQueueControl, isQueueControl, overBudget } from './control.js';
+import { pace } from '../lib/pace.js';
 import { FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../version.js';
 import { CHANGE_LOG_KEEP_SECONDS, pruneCacheChanges } from '../store/cache.js';
 import { fanOut, type QueueIndex } from './fanout.js';
@@ -83,8 +84,14 @@ export class EventSystem {
   // failure is logged, and the periodic read of the log delivers them later). Other processes are told.
   committed(events: LoggedEvent[]): Promise<void> {
     const delivered = this.serial(async () => {
-      if (events[0].id === this.lastSeen + 1) events.forEach((e) => this.deliver(e));
-      else await this.drain();
+      if (events[0].id === this.lastSeen + 1) {
+        // A large change (a bulk subscription) makes many events for many queues: hand the event loop back
+        // between slices of them. Later deliveries wait their turn (serial), so the order holds.
+        for (const e of events) {
+          this.deliver(e);
+          await pace();
+        }
+      } else await this.drain();
     }).catch(() => {});
     this.announce(events[events.length - 1].id);
     return delivered;

@@ -32,20 +32,29 @@ export interface BasicCredentials {
   password: string;
 }
 
+// As the reference server reads the header: a scheme other than Basic is a plain 400; a Basic header that does not
+// decode to exactly one "user:key" pair in UTF-8 is a 401 with the Basic challenge.
 export function basicCredentials(req: FastifyRequest): BasicCredentials | null {
   const header = req.headers.authorization;
-  if (!header) return null;
-  const [scheme, encoded] = header.trim().split(/\s+/, 2);
-  if (scheme.toLowerCase() !== 'basic' || !encoded) {
-    throw new UnauthorizedError('This endpoint requires HTTP basic authentication.');
+  if (header === undefined) return null;
+  const parts = header.trim().split(/\s+/);
+  if (parts.length === 2 && parts[0].toLowerCase() !== 'basic') throw new ApiError('This endpoint requires HTTP basic authentication.');
+  const invalid = () => new UnauthorizedError('Invalid authorization header for basic auth');
+  if (parts.length !== 2) throw invalid();
+  let decoded: string;
+  try {
+    decoded = utf8.decode(Buffer.from(parts[1], 'base64'));
+  } catch {
+    throw invalid();
   }
-  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) throw new UnauthorizedError('Invalid/Missing authorization header for basic auth');
+  const pair = decoded.split(':');
+  if (pair.length !== 2) throw invalid();
   // No e-mail or key contains NUL, and PostgreSQL refuses it in text: such credentials match nobody.
   if (decoded.includes('\u0000')) throw new UnauthorizedError('Invalid API key');
-  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  return { username: pair[0], password: pair[1] };
 }
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 // `allowIncomingWebhooks`: the route is one of the few an incoming-webhook bot may call (sending messages).
 export async function authenticateUser(app: App, realm: Realm, creds: BasicCredentials, allowIncomingWebhooks = false): Promise<User> {

@@ -73,9 +73,9 @@ export class NotFoundError extends ApiError {
 }
 
 export class RateLimitedError extends ApiError {
-  constructor(retryAfterSeconds: number) {
+  constructor(retryAfterSeconds: number, message = 'API usage exceeded rate limit; see https://zulip.com/api/http-headers#rate-limiting-response-headers') {
     super(
-      'API usage exceeded rate limit; see https://zulip.com/api/http-headers#rate-limiting-response-headers',
+      message,
       'RATE_LIMIT_HIT',
       429,
       { 'retry-after': retryAfterSeconds },

@@ -3,6 +3,7 @@
 // or without spaces), plain strings are taken raw.
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { tooMany } from '../lib/limits.js';
 import { codePointLength, hasNullByte } from '../lib/text.js';
 import { ConfusingArgumentError, InvalidArgumentError, InvalidJsonError, MissingArgumentError } from './errors.js';
 
@@ -118,8 +119,10 @@ function compiled<S extends TSchema>(schema: S): TypeCheck<S> {
 
 // A JSON-encoded value checked against a TypeBox schema. Options cover what real clients send besides JSON:
 // `raw` accepts a non-JSON value as a plain string; arrays may arrive comma-joined from the JavaScript client.
-export function json<S extends TSchema>(schema: S, opts: { raw?: boolean } = {}): Param<Static<S>> {
+// `maxItems` bounds a list below the generic MAX_JSON_ITEMS (src/lib/limits.ts has every such bound).
+export function json<S extends TSchema>(schema: S, opts: { raw?: boolean; maxItems?: number } = {}): Param<Static<S>> {
   const check = compiled(schema);
+  const { maxItems } = opts;
   return make((raw, name) => {
     let value: unknown;
     try {
@@ -130,6 +133,7 @@ export function json<S extends TSchema>(schema: S, opts: { raw?: boolean } = {})
         value = raw.split(',').map((part) => (INTEGER.test(part.trim()) ? Number(part.trim()) : part));
       } else throw new InvalidJsonError(name);
     }
+    if (maxItems !== undefined && Array.isArray(value) && value.length > maxItems) throw new InvalidArgumentError(name, tooMany(name, maxItems));
     checkJsonValue(value, name);
     if (!check.Check(value)) {
       const first = check.Errors(value).First();
@@ -137,7 +141,7 @@ export function json<S extends TSchema>(schema: S, opts: { raw?: boolean } = {})
       throw new InvalidArgumentError(name, `${where} is invalid: ${first?.message ?? 'unexpected value'}`);
     }
     return value as Static<S>;
-  }, schema as unknown as Record<string, unknown>);
+  }, { ...(schema as unknown as Record<string, unknown>), ...(maxItems !== undefined ? { maxItems } : {}) });
 }
 
 export const MAX_JSON_DEPTH = 64;
@@ -155,7 +159,7 @@ function checkJsonValue(value: unknown, name: string): void {
     } else if (v && typeof v === 'object') {
       if (depth >= MAX_JSON_DEPTH) throw new InvalidArgumentError(name, `${name} is nested too deeply`);
       if ((Array.isArray(v) ? v.length : Object.keys(v).length) > MAX_JSON_ITEMS) {
-        throw new InvalidArgumentError(name, `${name} has too many items (limit: ${MAX_JSON_ITEMS})`);
+        throw new InvalidArgumentError(name, tooMany(name, MAX_JSON_ITEMS));
       }
       for (const [k, child] of Array.isArray(v) ? v.entries() : Object.entries(v)) {
         if (typeof k === 'string' && hasNullByte(k)) throw new InvalidArgumentError(name, `${name} contains NULL (0x00) characters`);

@@ -12,12 +12,14 @@ export interface Verdict {
 }
 
 export interface RateLimiter {
-  // Counts one request against the key; refuses it once `limit` requests were made in the window.
-  hit(key: string, limit: number, windowSeconds?: number): Promise<Verdict>;
+  // Counts `cost` (one request, or so many channels created) against the key; refuses once the window's count
+  // would pass `limit` (a refused cost is not counted).
+  hit(key: string, limit: number, windowSeconds?: number, cost?: number): Promise<Verdict>;
   // For buckets that count only failures: `hit` before the attempt (so that concurrent attempts cannot all pass
-  // before any failure is counted), then `refund` one that succeeds.
-  refund(key: string): Promise<void>;
-  // Takes `amount` from a budget of `limit` per window (bytes, say); refused, it takes nothing.
+  // before any failure is counted), then `refund` one that succeeds; also for work that was counted and then
+  // not done.
+  refund(key: string, cost?: number): Promise<void>;
+  // Takes `amount` from a budget of `limit` per window (bytes, say), in one step; refused, it takes nothing.
   spend(key: string, amount: number, limit: number, windowSeconds: number): Promise<Verdict>;
   close(): void;
 }
@@ -56,18 +58,16 @@ export class MemoryRateLimiter implements RateLimiter {
     return w;
   }
 
-  async hit(key: string, limit: number, windowSeconds = 60): Promise<Verdict> {
+  async hit(key: string, limit: number, windowSeconds = 60, cost = 1): Promise<Verdict> {
     const w = this.current(key, windowSeconds);
-    if (w.count >= limit) return verdict(w.count, limit, false, w.resetAtMs, this.now());
-    w.count++;
+    if (w.count + cost > limit) return verdict(w.count, limit, false, w.resetAtMs, this.now());
+    w.count += cost;
     return verdict(w.count, limit, true, w.resetAtMs, this.now());
   }
 
-  // For buckets that count only failures: `hit` before the attempt, so that concurrent attempts cannot all pass
-  // the check before any failure is counted, and `refund` the ones that succeed.
-  async refund(key: string): Promise<void> {
+  async refund(key: string, cost = 1): Promise<void> {
     const w = this.windows.get(key);
-    if (w && w.count > 0) w.count--;
+    if (w) w.count = Math.max(0, w.count - cost);
   }
 
   async spend(key: string, amount: number, limit: number, windowSeconds: number): Promise<Verdict> {
@@ -90,15 +90,15 @@ export class MemoryRateLimiter implements RateLimiter {
 // One round trip per request: the counter and its expiry change together in a script, so a window always
 // ends even if a process dies between the two.
 const HIT = `
-local c = redis.call('INCR', KEYS[1])
-if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local c = redis.call('INCRBY', KEYS[1], ARGV[2])
+if c == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {c, ttl}`;
 
 const REFUND = `
 local c = tonumber(redis.call('GET', KEYS[1]) or '0')
-if c > 0 then redis.call('DECR', KEYS[1]) end
+if c > 0 then redis.call('DECRBY', KEYS[1], math.min(c, tonumber(ARGV[1]))) end
 return 0`;
 
 const SPEND = `
@@ -114,8 +114,8 @@ return {c, ttl, 1}`;
 // must not become an outage of the chat.
 // The scripts are registered once: each call then sends the script's hash (EVALSHA), not its text.
 type Scripts = Redis & {
-  parlanceRateHit(key: string, windowMs: number): Promise<[number, number]>;
-  parlanceRateRefund(key: string): Promise<number>;
+  parlanceRateHit(key: string, windowMs: number, cost: number): Promise<[number, number]>;
+  parlanceRateRefund(key: string, cost: number): Promise<number>;
   parlanceRateSpend(key: string, windowMs: number, amount: number, limit: number): Promise<[number, number, number]>;
 };
 
@@ -129,18 +129,21 @@ export class RedisRateLimiter implements RateLimiter {
     this.redis = redis as Scripts;
   }
 
-  async hit(key: string, limit: number, windowSeconds = 60): Promise<Verdict> {
+  async hit(key: string, limit: number, windowSeconds = 60, cost = 1): Promise<Verdict> {
     const now = Date.now();
     try {
-      const [count, ttl] = await this.redis.parlanceRateHit(this.prefix + key, windowSeconds * 1000);
-      return verdict(count, limit, count <= limit, now + ttl, now);
+      const [count, ttl] = await this.redis.parlanceRateHit(this.prefix + key, windowSeconds * 1000, cost);
+      const allowed = count <= limit;
+      // A refused request counts (a client that keeps trying stays refused), but a refused batch does not.
+      if (!allowed && cost > 1) await this.refund(key, cost);
+      return verdict(allowed ? count : count - (cost > 1 ? cost : 0), limit, allowed, now + ttl, now);
     } catch (err) {
       return this.failOpen(err, limit, windowSeconds, now);
     }
   }
 
-  async refund(key: string): Promise<void> {
-    await this.redis.parlanceRateRefund(this.prefix + key).catch((err) => this.log.warn({ err }, 'rate limit store unavailable; refund skipped'));
+  async refund(key: string, cost = 1): Promise<void> {
+    await this.redis.parlanceRateRefund(this.prefix + key, cost).catch((err) => this.log.warn({ err }, 'rate limit store unavailable; refund skipped'));
   }
 
   async spend(key: string, amount: number, limit: number, windowSeconds: number): Promise<Verdict> {

@@ -167,12 +167,20 @@ async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: Fastify
     // Changes committed by other processes (the command line) before this request count for it.
     await syncCaches(app.db);
     realm = await resolveRealm(app, req);
-    const creds = r.auth === 'none' ? null : basicCredentials(req);
-    if (creds) user = await authenticateUser(app, realm, creds, r.allowIncomingWebhooks);
-    else if (r.auth === 'user') throw new UnauthorizedError();
     const perMinute = app.config.rateLimitPerMinute;
+    const byAddress = () => (perMinute > 0 ? limit(app, reply, `ip:${req.ip}`, app.config.rateLimitIpPerMinute, false) : undefined);
+    try {
+      const creds = r.auth === 'none' ? null : basicCredentials(req);
+      if (creds) user = await authenticateUser(app, realm, creds, r.allowIncomingWebhooks);
+      else if (r.auth === 'user') throw new UnauthorizedError();
+    } catch (err) {
+      // A request whose credentials fail is an unauthenticated request: it counts against its address, which
+      // once over the limit is answered 429 instead.
+      await byAddress();
+      throw err;
+    }
     if (user) await limit(app, reply, `user:${user.id}`, perMinute, true);
-    else if (perMinute > 0) await limit(app, reply, `ip:${req.ip}`, app.config.rateLimitIpPerMinute, false);
+    else await byAddress();
   }
   const { values, files } = await collectValues(req);
   const parsed = parseParams(r.params, values, pathValues(r, req.params as Record<string, string>));

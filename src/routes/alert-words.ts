@@ -2,8 +2,9 @@ import { Type } from '@sinclair/typebox';
 import { accessAlertWords, doAddAlertWords, doRemoveAlertWords } from '../actions/alert-words.js';
 import { json } from '../http/params.js';
 import { route } from '../http/route.js';
+import { LIMITS } from '../lib/limits.js';
 
-const words = { alert_words: json(Type.Array(Type.String())) };
+const words = { alert_words: json(Type.Array(Type.String()), { maxItems: LIMITS.alertWordsPerRequest }) };
 
 export const alertWordRoutes = [
   route({

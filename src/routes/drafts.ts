@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { accessDrafts, doCreateDrafts, doDeleteDraft, doEditDraft } from '../actions/drafts.js';
 import { int, json } from '../http/params.js';
 import { route } from '../http/route.js';
+import { LIMITS } from '../lib/limits.js';
 
 const Draft = Type.Object({
   type: Type.String(),
@@ -28,7 +29,7 @@ export const draftRoutes = [
     path: '/drafts',
     auth: 'user',
     summary: 'Create drafts',
-    params: { drafts: json(Type.Array(Draft)).default([]) },
+    params: { drafts: json(Type.Array(Draft), { maxItems: LIMITS.draftsPerRequest }).default([]) },
     handler: async ({ app, realm, user, params }) => ({ ids: await doCreateDrafts(app, realm, user, params.drafts) }),
   }),
   route({

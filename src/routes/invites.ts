@@ -3,8 +3,9 @@ import { accessInvites, doCreateMultiuseInvite, doRevokeMultiuseInvite, MAX_WELC
 import { bool, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { organizationUrl } from '../lib/urls.js';
+import { LIMITS } from '../lib/limits.js';
 
-const ids = json(Type.Array(Type.Integer()));
+const ids = (maxItems: number) => json(Type.Array(Type.Integer()), { maxItems });
 
 export const inviteRoutes = [
   route({
@@ -12,8 +13,8 @@ export const inviteRoutes = [
     params: {
       invite_expires_in_minutes: json(Type.Union([Type.Integer(), Type.Null()])).optional(),
       invite_as: int().default(400),
-      stream_ids: ids.default([]),
-      group_ids: ids.default([]),
+      stream_ids: ids(LIMITS.inviteChannelsPerRequest).default([]),
+      group_ids: ids(LIMITS.inviteGroupsPerRequest).default([]),
       include_realm_default_subscriptions: bool().default(false),
       welcome_message_custom_text: str({ maxLength: MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH }).optional(),
     },

@@ -3,6 +3,7 @@ import { doRemoveOwnProfileData, doUpdateOwnProfileData } from '../actions/profi
 import { accessProfileFields, doCreateProfileField, doDeleteProfileField, doReorderProfileFields, doUpdateProfileField } from '../actions/profile-fields.js';
 import { bool, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
+import { LIMITS } from '../lib/limits.js';
 
 const fieldData = json(Type.Record(Type.String(), Type.Unknown()));
 
@@ -35,7 +36,7 @@ export const profileFieldRoutes = [
   }),
   route({
     method: 'PATCH', path: '/realm/profile_fields', auth: 'user', summary: 'Reorder the custom profile fields (administrators)',
-    params: { order: json(Type.Array(Type.Integer())) },
+    params: { order: json(Type.Array(Type.Integer()), { maxItems: LIMITS.profileFieldsPerRequest }) },
     handler: async ({ app, realm, user, params }) => {
       await doReorderProfileFields(app, realm, user, params.order);
     },
@@ -67,14 +68,14 @@ export const profileFieldRoutes = [
   }),
   route({
     method: 'PATCH', path: '/users/me/profile_data', auth: 'user', summary: "Set the caller's custom profile field values",
-    params: { data: json(ProfileDataItems) },
+    params: { data: json(ProfileDataItems, { maxItems: LIMITS.profileFieldsPerRequest }) },
     handler: async ({ app, realm, user, params }) => {
       await doUpdateOwnProfileData(app, realm, user, params.data);
     },
   }),
   route({
     method: 'DELETE', path: '/users/me/profile_data', auth: 'user', summary: "Clear some of the caller's custom profile field values",
-    params: { data: json(Type.Array(Type.Integer())) },
+    params: { data: json(Type.Array(Type.Integer()), { maxItems: LIMITS.profileFieldsPerRequest }) },
     handler: async ({ app, realm, user, params }) => {
       await doRemoveOwnProfileData(app, realm, user, params.data);
     },

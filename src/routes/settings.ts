@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { doConfirmEmailChange, doUpdateSettings, SETTING_NAMES } from '../actions/settings.js';
 import { given, json, settingParamsOf, str, type Params } from '../http/params.js';
 import { route } from '../http/route.js';
+import { LIMITS } from '../lib/limits.js';
 
 // Booleans and integers arrive as JSON; string settings arrive raw.
 const settingParams = settingParamsOf(SETTING_NAMES);
@@ -15,7 +16,7 @@ const params = {
   target_users: json(
     Type.Object({
       user_ids: Type.Optional(Type.Array(Type.Integer())),
-      group_ids: Type.Optional(Type.Array(Type.Integer())),
+      group_ids: Type.Optional(Type.Array(Type.Integer(), { maxItems: LIMITS.settingsTargetGroupsPerRequest })),
       skip_if_already_edited: Type.Optional(Type.Boolean()),
     }),
   ).optional(),

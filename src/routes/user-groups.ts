@@ -3,9 +3,11 @@ import { accessGroupMembers, accessGroupSubgroups, accessIsGroupMember, doChange
 import { doCreateGroup, doDeactivateGroup, doUpdateGroup, groupRecords } from '../actions/user-groups.js';
 import { bool, given, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
+import { LIMITS } from '../lib/limits.js';
 import { GROUP_SETTINGS, type GroupSetting } from '../store/user-groups.js';
 
-const ids = json(Type.Array(Type.Integer())).default([]);
+const members = json(Type.Array(Type.Integer()), { maxItems: LIMITS.groupMembersPerRequest });
+const subgroups = json(Type.Array(Type.Integer()), { maxItems: LIMITS.groupSubgroupsPerRequest }).default([]);
 const readForm = Object.fromEntries(GROUP_SETTINGS.map((s) => [s, json(Type.Unknown()).optional()]));
 // The update form ({new, old}) is checked by the action, which names the setting in its error.
 const updateForm = readForm;
@@ -19,7 +21,7 @@ export const userGroupRoutes = [
   }),
   route({
     method: 'POST', path: '/user_groups/create', auth: 'user', summary: 'Create a user group',
-    params: { name: str(), description: str(), members: json(Type.Array(Type.Integer())), subgroups: ids, ...readForm },
+    params: { name: str(), description: str(), members, subgroups, ...readForm },
     handler: async ({ app, realm, user, params }) => ({
       group_id: await doCreateGroup(app, realm, user, {
         name: params.name, description: params.description, members: params.members, subgroups: params.subgroups, settings: pick(params),
@@ -43,7 +45,7 @@ export const userGroupRoutes = [
   }),
   route({
     method: 'POST', path: '/user_groups/{user_group_id}/members', auth: 'user', summary: 'Add or remove members',
-    params: { user_group_id: int(), add: ids, delete: ids },
+    params: { user_group_id: int(), add: members.default([]), delete: members.default([]) },
     handler: async ({ app, realm, user, params }) => {
       await doChangeMembers(app, realm, user, params.user_group_id, params.add, params.delete);
     },
@@ -62,7 +64,7 @@ export const userGroupRoutes = [
   }),
   route({
     method: 'POST', path: '/user_groups/{user_group_id}/subgroups', auth: 'user', summary: 'Add or remove subgroups',
-    params: { user_group_id: int(), add: ids, delete: ids },
+    params: { user_group_id: int(), add: subgroups, delete: subgroups },
     handler: async ({ app, realm, user, params }) => {
       await doChangeSubgroups(app, realm, user, params.user_group_id, params.add, params.delete);
     },

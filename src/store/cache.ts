@@ -1,6 +1,6 @@
 // What a serving process keeps in memory of rows that are read on every request and rarely change
 // (organizations, users and their API keys, groups and membership, channels, subscriptions, linkifiers, custom
-// emoji), and how it stays exact when other processes write the same database.
+// emoji, alert words), and how it stays exact when other processes write the same database.
 //
 // Every transaction that writes one of these tables logs the tables in `cache_changes`, in that transaction
 // (src/store/tracking.ts). The writing process forgets its cached rows of those tables at the commit; every
@@ -21,7 +21,7 @@ import type { WriteObserver } from './tracking.js';
 
 export const CACHED_TABLES = [
   'realms', 'users', 'user_groups', 'user_group_members', 'user_group_subgroups', 'streams', 'subscriptions', 'recipients',
-  'linkifiers', 'realm_emoji',
+  'linkifiers', 'realm_emoji', 'alert_words',
 ] as const;
 export type CachedTable = (typeof CACHED_TABLES)[number];
 const WATCHED: ReadonlySet<string> = new Set(CACHED_TABLES);

@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import { cached, cacheMap } from './cache.js';
+import { cached, cachedMany, cacheMap } from './cache.js';
 import { ROLE, type Role } from './users.js';
 
 // The system groups and their nesting: each role group contains the more privileged one as a subgroup, so
@@ -133,6 +133,18 @@ export async function groupMemberIds(db: Db, groupIds: number[]): Promise<number
   if (!seen.size) return [];
   const rows = await db.selectFrom('user_group_members').select('user_id').where('group_id', 'in', [...seen]).execute();
   return [...new Set(rows.map((r) => r.user_id))];
+}
+
+// Each group's members (directly or through subgroups), cached: deciding who may know of a channel looks at the
+// groups its settings name, for every channel a request creates or changes.
+const membersByGroup = cacheMap<number, ReadonlySet<number>>('user_group_members', 'user_group_subgroups');
+
+export async function membersOfGroups(db: Db, groupIds: number[]): Promise<Map<number, ReadonlySet<number>>> {
+  return cachedMany(db, membersByGroup, groupIds, async (missing) => {
+    const out = new Map<number, ReadonlySet<number>>();
+    for (const g of missing) out.set(g, new Set(await groupMemberIds(db, [g])));
+    return out;
+  });
 }
 
 export async function directGroupIds(db: Db, userId: number): Promise<number[]> {

@@ -109,10 +109,14 @@ export async function findDmRecipient(db: Db, userIds: number[]): Promise<number
   return row?.id ?? null;
 }
 
+// A user's conversations may be many: a few hundred ids per statement.
 export async function dmMembers(db: Db, recipientIds: number[]): Promise<Map<number, number[]>> {
-  if (!recipientIds.length) return new Map();
-  const rows = await db.selectFrom('recipients').select(['id', 'dm_key']).where('id', 'in', recipientIds).execute();
-  return new Map(rows.filter((r) => r.dm_key !== null).map((r) => [r.id, r.dm_key!.split(',').map(Number)]));
+  const out = new Map<number, number[]>();
+  for (let i = 0; i < recipientIds.length; i += 500) {
+    const rows = await db.selectFrom('recipients').select(['id', 'dm_key']).where('id', 'in', recipientIds.slice(i, i + 500)).execute();
+    for (const r of rows) if (r.dm_key !== null) out.set(r.id, r.dm_key.split(',').map(Number));
+  }
+  return out;
 }
 
 export type NewMessage = Omit<Message, 'id' | 'lastEditTime' | 'lastMovedTime' | 'editHistory'>;

@@ -122,10 +122,13 @@ export async function deleteProfileValue(db: Db, userId: number, fieldId: number
 }
 
 // Removes the values of a select field that are no longer options; returns whose values went.
+// The delete repeats the condition rather than listing the users, whose number only the organization bounds.
 export async function deleteValuesOutside(db: Db, fieldId: number, keep: string[]): Promise<number[]> {
   let q = db.selectFrom('custom_profile_field_values').select('user_id').where('field_id', '=', fieldId);
   if (keep.length) q = q.where('value', 'not in', keep);
   const users = (await q.execute()).map((r) => r.user_id);
-  if (users.length) await db.deleteFrom('custom_profile_field_values').where('field_id', '=', fieldId).where('user_id', 'in', users).execute();
+  let del = db.deleteFrom('custom_profile_field_values').where('field_id', '=', fieldId);
+  if (keep.length) del = del.where('value', 'not in', keep);
+  if (users.length) await del.execute();
   return users;
 }

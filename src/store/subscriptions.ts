@@ -42,6 +42,32 @@ export async function subscriptionsOfUser(db: Db, userId: number): Promise<Subsc
   });
 }
 
+// The same for many users, in a few queries.
+export async function subscriptionsOfUsers(db: Db, userIds: number[]): Promise<Map<number, Subscription[]>> {
+  return cachedMany(db, subscriptionsByUser, userIds, async (missing) => {
+    const out = new Map<number, Subscription[]>(missing.map((id) => [id, []]));
+    for (let i = 0; i < missing.length; i += 500) {
+      const rows = await db.selectFrom('subscriptions').selectAll().where('user_id', 'in', missing.slice(i, i + 500)).execute();
+      for (const r of rows) out.get(r.user_id)!.push(toSubscription(r));
+    }
+    return out;
+  });
+}
+
+// The rows of these users for these channels (as they are now: right after a change, in the changing
+// transaction), keyed `${userId} ${streamId}`.
+export async function subscriptionRows(db: Db, userIds: number[], streamIds: number[]): Promise<Map<string, Subscription>> {
+  const out = new Map<string, Subscription>();
+  for (let i = 0; i < userIds.length; i += 500) {
+    for (let j = 0; j < streamIds.length; j += 500) {
+      const rows = await db.selectFrom('subscriptions').selectAll()
+        .where('user_id', 'in', userIds.slice(i, i + 500)).where('stream_id', 'in', streamIds.slice(j, j + 500)).execute();
+      for (const r of rows) out.set(`${r.user_id} ${r.stream_id}`, toSubscription(r));
+    }
+  }
+  return out;
+}
+
 // Every message to a channel needs its subscribers, and the sender's subscription: cached (src/store/cache.ts).
 const subscriptionsByPair = cacheMap<string, Subscription | null>('subscriptions');
 const subscribersByStream = cacheMap<number, number[]>('subscriptions', 'users');
@@ -127,9 +153,10 @@ export async function activateSubscriptions(db: Db, pairs: { userId: number; str
   }
 }
 
-export async function deactivateSubscriptions(db: Db, pairs: { userId: number; streamId: number }[]): Promise<void> {
-  for (const p of pairs) {
-    await db.updateTable('subscriptions').set({ active: 0 }).where('user_id', '=', p.userId).where('stream_id', '=', p.streamId).execute();
+// One statement per channel and few hundred users.
+export async function deactivateSubscriptions(db: Db, streamId: number, userIds: number[]): Promise<void> {
+  for (let i = 0; i < userIds.length; i += 500) {
+    await db.updateTable('subscriptions').set({ active: 0 }).where('stream_id', '=', streamId).where('user_id', 'in', userIds.slice(i, i + 500)).execute();
   }
 }
 

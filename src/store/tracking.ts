@@ -8,6 +8,7 @@ import {
   type QueryCompiler, type QueryResult, type TransactionSettings,
 } from 'kysely';
 import { EVENT_LOG_LOCK } from './events.js';
+import { pace } from '../lib/pace.js';
 
 export interface WriteObserver {
   readonly origin: string; // this process, in the log
@@ -32,6 +33,9 @@ class TrackedConnection implements DatabaseConnection {
   constructor(readonly inner: DatabaseConnection, private driver: TrackingDriver) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    // A request that runs many queries (each at once, on SQLite) lets other requests in between (src/lib/pace.ts).
+    const pause = pace();
+    if (pause) await pause;
     const tables = writtenTables(query.sql).filter((t) => this.driver.observer.watches(t));
     if (!tables.length) return this.inner.executeQuery(query);
     if (this.inTransaction) {

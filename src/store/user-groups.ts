@@ -59,26 +59,32 @@ export async function updateUserGroup(db: Db, id: number, c: Partial<{ name: str
   if (Object.keys(v).length) await db.updateTable('user_groups').set(v).where('id', '=', id).execute();
 }
 
+// Callers may ask for every group of the organization: a few hundred ids per statement.
+const CHUNK = 500;
+
 export async function directMembers(db: Db, groupIds: number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(groupIds.map((id) => [id, []]));
-  if (!groupIds.length) return out;
-  const rows = await db
-    .selectFrom('user_group_members as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['m.group_id', 'm.user_id'])
-    .where('m.group_id', 'in', groupIds)
-    .where('u.is_active', '=', 1)
-    .orderBy('m.user_id')
-    .execute();
-  for (const r of rows) out.get(r.group_id)!.push(r.user_id);
+  for (let i = 0; i < groupIds.length; i += CHUNK) {
+    const rows = await db
+      .selectFrom('user_group_members as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(['m.group_id', 'm.user_id'])
+      .where('m.group_id', 'in', groupIds.slice(i, i + CHUNK))
+      .where('u.is_active', '=', 1)
+      .orderBy('m.user_id')
+      .execute();
+    for (const r of rows) out.get(r.group_id)!.push(r.user_id);
+  }
   return out;
 }
 
 export async function directSubgroups(db: Db, groupIds: number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(groupIds.map((id) => [id, []]));
-  if (!groupIds.length) return out;
-  const rows = await db.selectFrom('user_group_subgroups').select(['supergroup_id', 'subgroup_id']).where('supergroup_id', 'in', groupIds).orderBy('subgroup_id').execute();
-  for (const r of rows) out.get(r.supergroup_id)!.push(r.subgroup_id);
+  for (let i = 0; i < groupIds.length; i += CHUNK) {
+    const rows = await db.selectFrom('user_group_subgroups').select(['supergroup_id', 'subgroup_id'])
+      .where('supergroup_id', 'in', groupIds.slice(i, i + CHUNK)).orderBy('subgroup_id').execute();
+    for (const r of rows) out.get(r.supergroup_id)!.push(r.subgroup_id);
+  }
   return out;
 }
 

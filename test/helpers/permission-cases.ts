@@ -58,6 +58,14 @@ export const CASES: Case[] = [
   },
   { key: 'GET /api/v1/users/me/subscriptions', request: () => ({ path: '/users/me/subscriptions' }) },
   {
+    key: 'PATCH /api/v1/users/me/subscriptions', label: 'creating a channel and leaving it',
+    request: () => {
+      const name = unique('Patched ');
+      return { path: '/users/me/subscriptions', params: { add: [{ name }], delete: [name] } };
+    },
+    ok: NOT_GUEST, denied: NO_GUESTS,
+  },
+  {
     key: 'DELETE /api/v1/users/me/subscriptions',
     request: async (f, who) => {
       const id = await f.channelFor(who);
