@@ -5,7 +5,7 @@ import type { App } from '../app.js';
 import type { RenderContext } from '../markdown/message.js';
 import { renderMessage } from '../markdown/message.js';
 import { plannedMessages } from '../populate/messages.js';
-import type { Plan } from '../populate/plan.js';
+import { HISTORY_DAYS, type Plan } from '../populate/plan.js';
 import { insertMessages, preferBulkWrites, type BulkMessage } from '../store/message-bulk.js';
 import { dmRecipient, FLAG_BITS, streamRecipient } from '../store/messages.js';
 import type { Realm } from '../store/realms.js';
@@ -17,7 +17,6 @@ import { inTransaction } from './transaction.js';
 
 const BATCH = 20_000; // messages per transaction
 const DAY = 86400;
-export const HISTORY_DAYS = 90;
 
 export async function writeMessages(app: App, realm: Realm, plan: Plan, users: User[], channelIds: number[], progress: (done: number) => void): Promise<number> {
   await preferBulkWrites(app.db);

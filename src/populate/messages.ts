@@ -2,7 +2,7 @@
 // sends, the text, and who holds a row for it with which flags. Pure and deterministic, like the plan.
 import { int, shuffle, stream, zipf, type Random } from './random.js';
 import { MENTION_SHARE, messageText } from './text.js';
-import { POSTER_RANKS, type Plan } from './plan.js';
+import { HISTORY_DAYS, POSTER_RANKS, type Plan } from './plan.js';
 
 export const FIRST_MEMBER = 1;
 
@@ -40,22 +40,24 @@ export function* plannedMessages(plan: Plan, realmId: number): Generator<Planned
   const posterRank = plan.channels.map((c) => zipf(Math.min(POSTER_RANKS, c.posters.length)));
   const seen = plan.channels.map(() => 0); // messages of each channel so far
   const bigSent = plan.channels.map(() => 0);
-  const total = messages + unreadDms;
-  let channelIndex = 0;
-  for (let i = 0; i < total; i++) {
-    const at = total > 1 ? i / (total - 1) : 0;
-    // Direct messages are spread evenly among the channel messages.
-    const dm = Math.floor(((i + 1) * unreadDms) / total) > Math.floor((i * unreadDms) / total);
-    if (dm && plan.dmGroups.length) {
-      const dmGroup = int(rnd, plan.dmGroups.length);
-      const members = plan.dmGroups[dmGroup];
-      const others = members.filter((u) => u !== FIRST_MEMBER);
-      const sender = others.length ? others[int(rnd, others.length)] : FIRST_MEMBER;
-      const rows = members.map((user) => ({ user, read: user === sender || (user !== FIRST_MEMBER && rnd() >= 0.05), starred: false }));
-      yield { channel: null, dmGroup, topic: '', sender, mention: null, text: messageText(rnd, realmId), rows, at };
-      continue;
-    }
-    const c = order[channelIndex++];
+  const hasFirst = plan.channels.map((c) => c.members.includes(FIRST_MEMBER));
+  // The group direct messages are the newest: they came during the last day (as if the first member had been
+  // away), so that the first member's newest unread messages are theirs, as in the case.
+  const dmStart = unreadDms && plan.dmGroups.length ? 1 - 1 / HISTORY_DAYS : 1;
+  for (let i = 0; i < messages; i++) yield channelMessage(i, messages > 1 ? (i / (messages - 1)) * dmStart : 0);
+  if (dmStart === 1) return;
+  for (let j = 0; j < unreadDms; j++) {
+    const dmGroup = int(rnd, plan.dmGroups.length);
+    const members = plan.dmGroups[dmGroup];
+    const others = members.filter((u) => u !== FIRST_MEMBER);
+    const sender = others[int(rnd, others.length)];
+    const rows = members.map((user) => ({ user, read: user === sender || (user !== FIRST_MEMBER && rnd() >= 0.05), starred: false }));
+    const at = dmStart + (unreadDms > 1 ? j / (unreadDms - 1) : 1) * (1 - dmStart);
+    yield { channel: null, dmGroup, topic: '', sender, mention: null, text: messageText(rnd, realmId), rows, at };
+  }
+
+  function channelMessage(i: number, at: number): PlannedMessage {
+    const c = order[i];
     const channel = plan.channels[c];
     const n = seen[c]++;
     let topic: string;
@@ -70,7 +72,7 @@ export function* plannedMessages(plan: Plan, realmId: number): Generator<Planned
     const sender = poster(rnd);
     let mention: number | null = null;
     if (channel.members.length > 1 && rnd() < MENTION_SHARE) {
-      mention = channel.members.includes(FIRST_MEMBER) && sender !== FIRST_MEMBER && rnd() < 0.25 ? FIRST_MEMBER : poster(rnd);
+      mention = hasFirst[c] && sender !== FIRST_MEMBER && rnd() < 0.25 ? FIRST_MEMBER : poster(rnd);
       if (mention === sender) mention = channel.posters.find((u) => u !== sender)!;
     }
     const text = messageText(rnd, realmId, mention === null ? undefined : plan.users[mention].fullName);
@@ -81,6 +83,6 @@ export function* plannedMessages(plan: Plan, realmId: number): Generator<Planned
       const unread = user === FIRST_MEMBER ? 0.5 : user === mention ? 0.3 : 0.05;
       return { user, read: rnd() >= unread, starred: user === FIRST_MEMBER && rnd() < 0.01 };
     });
-    yield { channel: c, dmGroup: -1, topic, sender, mention, text, rows, at };
+    return { channel: c, dmGroup: -1, topic, sender, mention, text, rows, at };
   }
 }

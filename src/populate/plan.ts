@@ -15,6 +15,7 @@ export interface PopulateOptions {
 }
 
 export const ALL_USER_CHANNELS = 20;
+export const HISTORY_DAYS = 90; // messages are spread over the last 90 days
 export const CHANNEL_1_SHARE = 0.16;
 export const CHANNEL_1_TOPICS = 500;
 export const BIG_TOPIC_SIZE = 2000;
