@@ -111,7 +111,8 @@ export function makePlan(options: PopulateOptions): Plan {
     };
   });
   const dmRnd = stream(seed, 'direct messages');
-  const groupCount = options.unreadDms ? Math.min(200, Math.ceil(options.unreadDms / 500)) : 0;
+  // Few conversations, each busy (the case: 50,000 unread in a handful of group chats).
+  const groupCount = options.unreadDms ? Math.min(20, Math.ceil(options.unreadDms / 10_000)) : 0;
   const others = everyone.filter((u) => u !== 1);
   const dmGroups = Array.from({ length: groupCount }, () => [1, ...shuffle(dmRnd, [...others]).slice(0, 2 + int(dmRnd, 2))].sort((a, b) => a - b));
   return { options, users, channels, dmGroups };
