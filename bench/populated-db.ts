@@ -99,6 +99,19 @@ function populate(dataDir: string, databaseUrl: string | undefined, messages: nu
   });
 }
 
+// Earlier versions of the same size (another schema or generator) are not used again.
+async function dropStale(messages: number, key: string): Promise<void> {
+  const prefix = `populated_${messages}_`;
+  if (fs.existsSync(cacheDir())) {
+    for (const f of fs.readdirSync(cacheDir())) if (f.startsWith(prefix) && !f.startsWith(key)) fs.rmSync(path.join(cacheDir(), f), { recursive: true, force: true });
+  }
+  if (!adminUrl()) return;
+  await admin(async (c) => {
+    const { rows } = await c.query<{ datname: string }>(`select datname from pg_database where datname like 'parlance_bench_${prefix}%' and datname <> 'parlance_bench_${key}'`);
+    for (const r of rows) await c.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`);
+  });
+}
+
 export async function populatedDb(messages: number, log: (s: string) => void): Promise<PopulatedDb> {
   const key = `populated_${messages}_${sourceKey()}`;
   const databaseUrl = databaseUrlFor(`parlance_bench_${key}`);
@@ -108,6 +121,7 @@ export async function populatedDb(messages: number, log: (s: string) => void): P
   if (existing) return existing;
 
   log(`populating ${messages.toLocaleString('en')} messages into ${databaseUrl ?? dataDir} (kept for later runs)…`);
+  await dropStale(messages, key);
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true });
   if (databaseUrl) {
