@@ -72,7 +72,8 @@ try {
       const to = Math.max(...results.map((r) => r.t1));
       const probe = await prober.call('probeWaits', { from, to });
       await new Promise((r) => setTimeout(r, 200)); // let the server settle between rounds
-      return { latencies: results.map((r) => r.t1 - r.t0), errors: [...results.map((r) => r.error).filter(Boolean), ...probe.errors], probe: probe.max };
+      for (const e of probe.errors.slice(0, 1)) log(`probe: ${e}`);
+      return { latencies: results.map((r) => r.t1 - r.t0), errors: results.map((r) => r.error).filter(Boolean), probeErrors: probe.errors.length, probe: probe.max };
     };
     for (const ten of [false, true]) {
       const rounds: Awaited<ReturnType<typeof run>>[] = [];
@@ -83,14 +84,15 @@ try {
       const p = percentiles(rounds.flatMap((r) => r.latencies));
       const probe = Math.max(...rounds.map((r) => r.probe));
       const errors = rounds.flatMap((r) => r.errors);
+      const probeErrors = rounds.reduce((a, r) => a + r.probeErrors, 0);
       const limit = ten ? 250 : 100;
       const requestMet = ten || target.ms === undefined || p.p50 <= target.ms;
       rows.push({
         id: 'B11',
         figure: `${figure}, ${ten ? `ten at once (${o.tens} round${o.tens > 1 ? 's' : ''})` : `alone (${o.alone} times)`}: median / max; the probe's longest wait`,
         target: `${!ten && target.label ? `${target.label}; ` : ''}probe ≤ ${limit} ms`,
-        result: `${ms(p.p50)} / ${ms(p.max)}; probe ${ms(probe)}${errors.length ? `; ${errors.length} failed: ${errors[0]}` : ''}`,
-        met: requestMet && probe <= limit && !errors.length,
+        result: `${ms(p.p50)} / ${ms(p.max)}; probe ${ms(probe)}${probeErrors ? ` (${probeErrors} of its calls failed)` : ''}${errors.length ? `; ${errors.length} failed: ${errors[0]}` : ''}`,
+        met: requestMet && probe <= limit && !errors.length && !probeErrors,
       });
       log(`${rows[rows.length - 1].figure}: ${rows[rows.length - 1].result}`);
     }
