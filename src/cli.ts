@@ -171,7 +171,9 @@ async function populate(args: string[]): Promise<number> {
   };
   if (options.unreadDms && options.users < 3) throw new Error('--unread-dms needs at least 3 users (group conversations)');
   const progress = values.json || !process.stderr.isTTY ? undefined : (line: string) => process.stderr.write(`${line}\n`);
-  const out = await withApp(configFrom(values), (app) => doPopulate(app, options, progress));
+  // Written by the organization's administrator, not by requests: no per-user limit applies (such as channels
+  // created per hour).
+  const out = await withApp({ ...configFrom(values), rateLimitPerMinute: 0 }, (app) => doPopulate(app, options, progress));
   print(values.json, out, `Populated the organization: ${out.messages.toLocaleString('en')} messages in ${out.seconds} s; owner ${out.owner.email} (user ${out.owner.user_id}), API key ${out.owner.api_key}; first member ${out.members[0]?.email} (user ${out.members[0]?.user_id}), API key ${out.members[0]?.api_key}`);
   return 0;
 }

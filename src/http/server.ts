@@ -172,11 +172,11 @@ async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: Fastify
     const creds = r.auth === 'none' ? null : basicCredentials(req);
     if (creds) user = await authenticateUser(app, realm, creds);
     else if (r.auth === 'user') throw new UnauthorizedError();
-    if (user) tracker?.noteUser(req, user.id);
     const perMinute = app.config.rateLimitPerMinute;
     if (user) await limit(app, reply, `user:${user.id}`, perMinute, true);
     else if (perMinute > 0) await limit(app, reply, `ip:${req.ip}`, app.config.rateLimitIpPerMinute, false);
   }
+  if (user) tracker?.noteUser(req, user.id);
   const { values, files } = await collectValues(req);
   const parsed = parseParams(r.params, values, pathValues(r, req.params as Record<string, string>));
   const result = await r.handler({ app, realm, user, params: parsed.values, files, req, reply } as never);
