@@ -99,17 +99,16 @@ function populate(dataDir: string, databaseUrl: string | undefined, messages: nu
   });
 }
 
-// Earlier versions of the same size (another schema or generator) are not used again.
-async function dropStale(messages: number, key: string): Promise<void> {
-  const prefix = `populated_${messages}_`;
-  if (fs.existsSync(cacheDir())) {
-    for (const f of fs.readdirSync(cacheDir())) if (f.startsWith(prefix) && !f.startsWith(key)) fs.rmSync(path.join(cacheDir(), f), { recursive: true, force: true });
+// Earlier versions (another schema or generator) not used for three days are deleted: other worktrees sharing
+// the cache may still use theirs. (PostgreSQL databases are left: drop parlance_bench_* by hand.)
+const STALE_MS = 3 * 86400_000;
+
+function dropStale(key: string): void {
+  if (!fs.existsSync(cacheDir())) return;
+  for (const f of fs.readdirSync(cacheDir())) {
+    const dir = path.join(cacheDir(), f);
+    if (f.startsWith('populated_') && !f.startsWith(key) && Date.now() - fs.statSync(dir).mtimeMs > STALE_MS) fs.rmSync(dir, { recursive: true, force: true });
   }
-  if (!adminUrl()) return;
-  await admin(async (c) => {
-    const { rows } = await c.query<{ datname: string }>(`select datname from pg_database where datname like 'parlance_bench_${prefix}%' and datname <> 'parlance_bench_${key}'`);
-    for (const r of rows) await c.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`);
-  });
 }
 
 export async function populatedDb(messages: number, log: (s: string) => void): Promise<PopulatedDb> {
@@ -118,10 +117,13 @@ export async function populatedDb(messages: number, log: (s: string) => void): P
   // PostgreSQL's server still needs a data directory (uploads): a separate one.
   const dataDir = path.join(cacheDir(), databaseUrl ? `${key}_pg` : key);
   const existing = await readManifest(dataDir, databaseUrl);
-  if (existing) return existing;
+  if (existing) {
+    fs.utimesSync(dataDir, new Date(), new Date()); // in use
+    return existing;
+  }
 
   log(`populating ${messages.toLocaleString('en')} messages into ${databaseUrl ?? dataDir} (kept for later runs)…`);
-  await dropStale(messages, key);
+  dropStale(key);
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true });
   if (databaseUrl) {
