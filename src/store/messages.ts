@@ -120,11 +120,11 @@ export async function dmMembers(db: Db, recipientIds: number[]): Promise<Map<num
 
 export type NewMessage = Omit<Message, 'id' | 'lastEditTime' | 'lastMovedTime' | 'editHistory'>;
 
-const USER_MESSAGE_COLUMNS: Column[] = [['user_id', 'int4'], ['message_id', 'int4'], ['flags', 'int4']];
+export const USER_MESSAGE_COLUMNS: Column[] = [['user_id', 'int4'], ['message_id', 'int4'], ['flags', 'int4']];
 
-// The hottest write of all (every message, a row per recipient): plain statements, see src/store/bulk.ts.
-export async function insertMessage(tx: Tx, m: NewMessage, recipients: { userId: number; flags: number }[]): Promise<number> {
-  const id = await insertReturningId(tx, 'messages', {
+// A message's row as every writer stores it: the send path here, the bulk path (src/store/message-bulk.ts).
+export function messageValues(m: NewMessage) {
+  return {
     realm_id: m.realmId,
     sender_id: m.senderId,
     recipient_id: m.recipientId,
@@ -139,7 +139,12 @@ export async function insertMessage(tx: Tx, m: NewMessage, recipients: { userId:
     has_image: m.hasImage ? 1 : 0,
     has_attachment: m.hasAttachment ? 1 : 0,
     is_me_message: m.isMeMessage ? 1 : 0,
-  } satisfies Insertable<MessageTable>);
+  } satisfies Insertable<MessageTable>;
+}
+
+// The hottest write of all (every message, a row per recipient): plain statements, see src/store/bulk.ts.
+export async function insertMessage(tx: Tx, m: NewMessage, recipients: { userId: number; flags: number }[]): Promise<number> {
+  const id = await insertReturningId(tx, 'messages', messageValues(m));
   await indexMessageText(tx, id, m.topic, m.content, true);
   await insertRows(tx, 'user_messages', USER_MESSAGE_COLUMNS, recipients.map((r) => [r.userId, id, r.flags]));
   return id;
