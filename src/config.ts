@@ -40,6 +40,7 @@ export interface Config {
   maxConnectionsPerIp: number;
   dbPoolSize: number;
   readPoolSize?: number;
+  eventLoopWarnMs: number;
 }
 
 interface Setting {
@@ -90,6 +91,7 @@ export const SETTINGS: Setting[] = [
   { key: 'dbPoolSize', env: 'PARLANCE_DB_POOL_SIZE', kind: 'int', default: 10, help: 'PostgreSQL: connections for writes and short reads' },
   { key: 'readPoolSize', env: 'PARLANCE_READ_POOL_SIZE', kind: 'int', help: 'connections for long reads (histories, searches, register): worker threads on SQLite (default: the number of CPUs, at most 4), a second pool on PostgreSQL (default 10)' },
   { key: 'maxConnectionsPerIp', env: 'PARLANCE_MAX_CONNECTIONS_PER_IP', kind: 'int', default: 500, help: 'connections one IP address may hold open; 0 for no limit' },
+  { key: 'eventLoopWarnMs', env: 'PARLANCE_EVENT_LOOP_WARN_MS', kind: 'int', default: 100, help: 'an event-loop stall longer than this is logged (warn) with the requests running then; 0 turns the check off' },
 ];
 
 export function loadConfig(overrides: Partial<Record<keyof Config, string | number | undefined>> = {}, env = process.env): Config {

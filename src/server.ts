@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { App } from './app.js';
 import type { Config } from './config.js';
 import { buildHttp } from './http/server.js';
+import { monitorEventLoop, RequestTracker } from './http/loop-monitor.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './http/rate-limit.js';
 import { connectRedis } from './lib/redis.js';
 import { passwordHasher } from './lib/secrets.js';
@@ -67,7 +68,9 @@ export async function startServer(config: Config): Promise<Running> {
   events.notifier = await openNotifier(app, (position) => events.logGrew(position));
   app.events = events;
   app.eventsCommitted = (logged) => events.committed(logged);
-  const http = await buildHttp(app, allRoutes());
+  const tracker = new RequestTracker();
+  const http = await buildHttp(app, allRoutes(), tracker);
+  const stopMonitor = monitorEventLoop(app.log, tracker, config.eventLoopWarnMs);
   const scheduled = startWorker(app, config.scheduledPollMs, deliverDueScheduled);
   const fullMembers = startWorker(app, FULL_MEMBER_PASS_MS, promoteFullMembers);
   const storage = startWorker(app, Math.max(1, config.storageSweepSeconds) * 1000, sweepStorage);
@@ -88,6 +91,7 @@ export async function startServer(config: Config): Promise<Running> {
       // Stop accepting, let in-flight requests finish (bounded), then close the database.
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceSeconds * 1000).unref());
       await Promise.race([http.close(), grace]);
+      stopMonitor();
       await scheduled.stop();
       await fullMembers.stop();
       await storage.stop();

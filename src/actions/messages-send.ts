@@ -44,6 +44,9 @@ export interface SendInput {
   placeholderDomain?: string;
 }
 
+// What has:attachment finds: a message linking to an upload (whether or not the file is the sender's).
+export const linksUpload = (content: string) => /\/user_uploads\//.test(content);
+
 // Wildcard mentions reaching more users than this need can_mention_many_users_group.
 export const WILDCARD_MENTION_THRESHOLD = 15;
 
@@ -211,7 +214,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
   const message: Omit<Message, 'id'> = {
     realmId: realm.id, senderId: sender.id, recipientId, streamId: stream?.id ?? null, topic, content,
     renderedContent: rendered.html, dateSent: now, client: input.client ?? 'API', lastEditTime: null, lastMovedTime: null,
-    editHistory: null, hasLink: rendered.hasLink, hasImage: rendered.hasImage, hasAttachment: /\/user_uploads\//.test(content), isMeMessage: rendered.isMeMessage,
+    editHistory: null, hasLink: rendered.hasLink, hasImage: rendered.hasImage, hasAttachment: linksUpload(content), isMeMessage: rendered.isMeMessage,
   };
   const flagsFor = (userId: number) =>
     ((userId === sender.id && input.readBySender !== false) || input.markRead?.(userId) ? FLAG_BITS.read : 0) |

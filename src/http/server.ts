@@ -15,6 +15,7 @@ import type { User } from '../store/users.js';
 import type { Realm } from '../store/realms.js';
 import { syncCaches } from '../store/cache.js';
 import { serializeBody } from '../lib/json-text.js';
+import type { RequestTracker } from './loop-monitor.js';
 
 const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 
@@ -41,7 +42,7 @@ function frameworkError(err: { statusCode?: number; code?: string; message: stri
   return new ApiError(err.message || 'Bad request', 'BAD_REQUEST', status);
 }
 
-export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyInstance> {
+export async function buildHttp(app: App, routes: AnyRoute[], tracker?: RequestTracker): Promise<FastifyInstance> {
   const bodyLimit = (app.config.maxFileUploadMib + 1) * 1024 * 1024;
   const requestTimeout = app.config.requestTimeoutSeconds * 1000;
   // Node wants the headers limit within the request limit.
@@ -77,6 +78,7 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
     },
   }) as unknown as FastifyInstance;
   capConnectionsPerAddress(http.server, app.config.maxConnectionsPerIp);
+  tracker?.install(http);
   // Once shutting down, requests still in flight are answered with `Connection: close`, so that their kept-alive
   // connections do not hold the close (and the process) open after the last response.
   let closing = false;
@@ -131,7 +133,7 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
 
   const byPath = new Map<string, Set<Method>>();
   for (const r of routes) {
-    http.route({ method: r.method, url: fastifyPath(r), handler: (req, reply) => handle(app, r, req, reply) });
+    http.route({ method: r.method, url: fastifyPath(r), handler: (req, reply) => handle(app, r, req, reply, tracker) });
     const methods = byPath.get(fastifyPath(r)) ?? new Set();
     methods.add(r.method);
     byPath.set(fastifyPath(r), methods);
@@ -160,7 +162,7 @@ async function limit(app: App, reply: FastifyReply, key: string, perMinute: numb
   if (!v.allowed) throw new RateLimitedError(Math.round(v.retryAfter * 1000) / 1000);
 }
 
-async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: FastifyReply) {
+async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: FastifyReply, tracker: RequestTracker | undefined) {
   let realm: Realm | null = null;
   let user: User | null = null;
   if (r.auth !== 'bare') {
@@ -182,6 +184,7 @@ async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: Fastify
     if (user) await limit(app, reply, `user:${user.id}`, perMinute, true);
     else await byAddress();
   }
+  if (user) tracker?.noteUser(req, user.id);
   const { values, files } = await collectValues(req);
   const parsed = parseParams(r.params, values, pathValues(r, req.params as Record<string, string>));
   const result = await r.handler({ app, realm, user, params: parsed.values, files, req, reply } as never);

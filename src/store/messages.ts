@@ -121,11 +121,11 @@ export async function dmMembers(db: Db, recipientIds: number[]): Promise<Map<num
 
 export type NewMessage = Omit<Message, 'id' | 'lastEditTime' | 'lastMovedTime' | 'editHistory'>;
 
-const USER_MESSAGE_COLUMNS: Column[] = [['user_id', 'int4'], ['message_id', 'int4'], ['flags', 'int4']];
+export const USER_MESSAGE_COLUMNS: Column[] = [['user_id', 'int4'], ['message_id', 'int4'], ['flags', 'int4']];
 
-// The hottest write of all (every message, a row per recipient): plain statements, see src/store/bulk.ts.
-export async function insertMessage(tx: Tx, m: NewMessage, recipients: { userId: number; flags: number }[]): Promise<number> {
-  const id = await insertReturningId(tx, 'messages', {
+// A message's row as every writer stores it: the send path here, the bulk path (src/store/message-bulk.ts).
+export function messageValues(m: NewMessage) {
+  return {
     realm_id: m.realmId,
     sender_id: m.senderId,
     recipient_id: m.recipientId,
@@ -140,13 +140,20 @@ export async function insertMessage(tx: Tx, m: NewMessage, recipients: { userId:
     has_image: m.hasImage ? 1 : 0,
     has_attachment: m.hasAttachment ? 1 : 0,
     is_me_message: m.isMeMessage ? 1 : 0,
-  } satisfies Insertable<MessageTable>);
+  } satisfies Insertable<MessageTable>;
+}
+
+// The hottest write of all (every message, a row per recipient): plain statements, see src/store/bulk.ts.
+export async function insertMessage(tx: Tx, m: NewMessage, recipients: { userId: number; flags: number }[]): Promise<number> {
+  const id = await insertReturningId(tx, 'messages', messageValues(m));
   await indexMessageText(tx, id, m.topic, m.content, true);
-  // A direct message's rows carry the internal is_private bit, which the user_messages_private index holds.
-  const internal = m.streamId === null ? PRIVATE_BIT : 0;
-  await insertRows(tx, 'user_messages', USER_MESSAGE_COLUMNS, recipients.map((r) => [r.userId, id, r.flags | internal]));
+  await insertRows(tx, 'user_messages', USER_MESSAGE_COLUMNS, recipients.map((r) => [r.userId, id, storedFlags(m, r.flags)]));
   return id;
 }
+
+// A recipient's row as every writer stores it: a direct message's rows carry the internal is_private bit, which
+// the user_messages_private index holds.
+export const storedFlags = (m: NewMessage, flags: number) => flags | (m.streamId === null ? PRIVATE_BIT : 0);
 
 // Ids are 32-bit integers on PostgreSQL, which refuses to compare a column with a larger value; ids from
 // requests outside that range name no message.

@@ -55,6 +55,19 @@ export async function indexMessageText(tx: Kysely<any>, id: number, topic: strin
   await sql`insert into message_search (rowid, topic, content) values (${id}, ${topic}, ${content})`.execute(tx);
 }
 
+// The same for many new messages at once (the bulk path, src/store/message-bulk.ts): their stored text, read
+// back in one statement per range of consecutive ids.
+export async function indexNewMessages(tx: Kysely<any>, ids: number[]): Promise<void> {
+  if (dialectOf(tx) !== 'sqlite' || !ids.length) return;
+  const sorted = [...ids].sort((a, b) => a - b);
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    await sql`insert into message_search (rowid, topic, content) select id, topic, content from messages where id between ${sorted[i]} and ${sorted[j]}`.execute(tx);
+    i = j + 1;
+  }
+}
+
 // For deleted messages. Not strictly needed (searches join messages, and SQLite never reuses message ids),
 // but it keeps the index small.
 export async function unindexMessages(tx: Kysely<any>, ids: number[]): Promise<void> {

@@ -123,6 +123,16 @@ async function loadSubscriberIds(db: Db, streamIds: number[]): Promise<Map<numbe
   return out;
 }
 
+// The colors each user's subscriptions have (a new one takes a color not used yet), for many users at once.
+export async function subscriptionColors(db: Db, userIds: number[]): Promise<Map<number, Set<string>>> {
+  const out = new Map(userIds.map((id) => [id, new Set<string>()]));
+  for (let i = 0; i < userIds.length; i += 500) {
+    const rows = await db.selectFrom('subscriptions').select(['user_id', 'color']).where('user_id', 'in', userIds.slice(i, i + 500)).execute();
+    for (const r of rows) out.get(r.user_id)!.add(r.color);
+  }
+  return out;
+}
+
 // Adds or reactivates subscriptions; returns the pairs that changed.
 // Subscribes each user to each channel of `pairs`: an earlier (inactive) row is made active again, keeping its
 // settings; the others are inserted. A few statements for any number of pairs (subscribing 1,000 users at once).
