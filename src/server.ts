@@ -54,7 +54,7 @@ export async function startServer(config: Config): Promise<Running> {
   const { app, database } = await openApp(config);
   database.enableCache();
   database.checkpointInBackground(app.log);
-  app.reads = database.openReadPool(config.readPoolSize ?? (app.dialect === 'sqlite' ? Math.min(4, os.availableParallelism()) : 10));
+  app.reads = database.openReadPool(config.readPoolSize ?? (app.dialect === 'sqlite' ? Math.min(4, os.availableParallelism() + 1) : 10));
   const events = new EventSystem(app, {
     heartbeatSeconds: config.heartbeatSeconds,
     coalesceMs: config.eventCoalesceMs,

@@ -45,9 +45,11 @@ export async function userObjects(app: App, db: Db, realm: Realm, viewer: User, 
 }
 
 // GET /users/me: the caller in full, with the deprecated max_message_id the reference server still sends.
+// Read through the read pool: on SQLite the serving connection may be held by a long write (a move in batches),
+// which a client's most frequent check of itself need not wait for.
 export async function accessOwnUser(app: App, realm: Realm, user: User): Promise<Record<string, unknown>> {
-  const [me] = await userObjects(app, app.db, realm, user, [user], { clientGravatar: false, includeCustomProfileFields: true });
-  return { ...me, max_message_id: await maxMessageId(app.db, user.id) };
+  const [me] = await userObjects(app, app.reads, realm, user, [user], { clientGravatar: false, includeCustomProfileFields: true });
+  return { ...me, max_message_id: await maxMessageId(app.reads, user.id) };
 }
 
 export async function accessUserDirectory(app: App, realm: Realm, viewer: User, opts: DirectoryOptions): Promise<Record<string, unknown>[]> {

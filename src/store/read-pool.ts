@@ -16,6 +16,36 @@ import {
 } from 'kysely';
 import type { Schema } from './schema.js';
 
+// A snapshot (POST /register's state) keeps its connection for all of its reads. Snapshots may take all but one
+// of a pool's connections, so that single reads (a client checking itself) never queue behind ten registers.
+class Permits {
+  private waiting: (() => void)[] = [];
+  constructor(private free: number) {}
+
+  async take(): Promise<() => void> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    return () => {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    };
+  }
+}
+
+const snapshotPermits = new WeakMap<Kysely<Schema>, Permits>();
+
+// Resolves when `db` (a read pool) may start a snapshot; the function it gives ends it. Other databases: at once.
+export async function snapshotPermit(db: Kysely<any>): Promise<() => void> {
+  const permits = snapshotPermits.get(db);
+  return permits ? permits.take() : () => {};
+}
+
+function withPermits(db: Kysely<Schema>, size: number): Kysely<Schema> {
+  snapshotPermits.set(db, new Permits(Math.max(1, size - 1)));
+  return db;
+}
+
 // CommonJS run by each worker; the module path comes from the parent, so it resolves wherever the process runs.
 // Statements are prepared once per connection, as on the serving one.
 const CHUNK = 2000;
@@ -179,7 +209,7 @@ class WorkerPoolDialect implements Dialect {
 
 // `onAdapter` lets the caller attach the store cache, so that cached rows are read from memory here too.
 export function sqliteReadPool(file: string, size: number, onAdapter: (a: DialectAdapter) => void): Kysely<Schema> {
-  return new Kysely<Schema>({ dialect: new WorkerPoolDialect(file, size, onAdapter) });
+  return withPermits(new Kysely<Schema>({ dialect: new WorkerPoolDialect(file, size, onAdapter) }), size);
 }
 
 export function postgresReadPool(databaseUrl: string, size: number, onAdapter: (a: DialectAdapter) => void): Kysely<Schema> {
@@ -196,5 +226,5 @@ export function postgresReadPool(databaseUrl: string, size: number, onAdapter: (
     createQueryCompiler: () => inner.createQueryCompiler(),
     createIntrospector: (db) => inner.createIntrospector(db),
   };
-  return new Kysely<Schema>({ dialect });
+  return withPermits(new Kysely<Schema>({ dialect }), size);
 }
