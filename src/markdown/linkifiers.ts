@@ -14,9 +14,9 @@ export interface CompiledLinkifier {
 
 export interface LinkifierMatch { start: number; end: number; text: string; url: string }
 
-// A match must follow the start, white space or an opening delimiter, and not run on into a letter or digit.
-// Group 2 is what gets linked; the delimiters around it stay text.
-const prepared = (pattern: string) => `(^|\\s|['"(,:<])(${pattern})($|[^\\pL\\pN])`;
+// A match must follow the start, white space (any Unicode space) or an opening delimiter, and not run on into
+// a letter or digit. Group 2 is what gets linked; the delimiters around it stay text.
+const prepared = (pattern: string) => `(^|\\s|\u0085|\\pZ|['"(,:<])(${pattern})($|[^\\pL\\pN])`;
 
 // The pattern alone is compiled first, so that an error quotes only what the administrator wrote.
 function compilePattern(pattern: string): RE2JS | string {
@@ -125,4 +125,27 @@ export function topicLinks(
   }
   const found = [...taken.map((m) => ({ index: m.start, text: m.text, url: m.url })), ...webLinks(topic)];
   return found.sort((a, b) => a.index - b.index).map(({ text, url }) => ({ text, url }));
+}
+
+// A linkifier as a RegExp-like matcher for the inline patterns: `exec` from `lastIndex`, giving the delimiter
+// before (1), the match (2), the delimiter after (3), and the expanded address as the group `url`.
+export function linkifierMatcher(l: CompiledLinkifier): RegExp {
+  // Making a matcher reads the whole text: one is kept for the text being searched.
+  let cached: { text: string; m: ReturnType<RE2JS['matcher']> } | null = null;
+  const matcher = {
+    lastIndex: 0,
+    exec(text: string): RegExpExecArray | null {
+      if (cached?.text !== text) cached = { text, m: l.re.matcher(text) };
+      const m = cached.m;
+      if (matcher.lastIndex > text.length || !m.find(matcher.lastIndex)) return null;
+      const values: Record<string, string | null> = {};
+      for (const g of l.groups) values[g] = m.group(g);
+      const result = [m.group(0) ?? '', m.group(1) ?? '', m.group(2) ?? '', m.group(3) ?? ''] as unknown as RegExpExecArray;
+      result.index = m.start(0);
+      result.groups = { url: l.template.expand(values) };
+      matcher.lastIndex = m.end(0) > m.start(0) ? m.end(0) : m.end(0) + 1;
+      return result;
+    },
+  };
+  return matcher as unknown as RegExp;
 }
