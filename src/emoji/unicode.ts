@@ -9,14 +9,19 @@ export interface UnicodeEmojiTables {
   codeToNames: Map<string, string[]>; // canonical name first
 }
 
+// Names clients send that the table (as of its copy) lacks; accepted as aliases. zulip-flutter's quick
+// reactions use `slight_smile`, the newer reference name of 1f642.
+const EXTRA_ALIASES: Record<string, string[]> = { '1f642': ['slight_smile'] };
+
 export const codeToChars = (code: string) => String.fromCodePoint(...code.split('-').map((h) => parseInt(h, 16)));
 
 function build(): UnicodeEmojiTables {
   const nameToCode = new Map<string, string>();
   const codeToNames = new Map<string, string[]>();
   for (const [canonical, [code, ...aliases]] of Object.entries(table as Record<string, string[]>)) {
-    codeToNames.set(code, [canonical, ...aliases]);
-    for (const name of [canonical, ...aliases]) nameToCode.set(name, code);
+    const names = [canonical, ...aliases, ...(EXTRA_ALIASES[code] ?? [])];
+    codeToNames.set(code, names);
+    for (const name of names) nameToCode.set(name, code);
   }
   return { nameToCode, codeToNames };
 }
