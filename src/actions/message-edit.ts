@@ -52,9 +52,9 @@ interface ContentEdit {
 }
 
 // `topic` is where the message will be: a topic wildcard mention reaches that topic's participants.
-async function renderEdit(tx: Tx, realm: Realm, v: Viewer, message: Message, stream: Stream | null, raw: string, topic: string): Promise<ContentEdit> {
+async function renderEdit(tx: Tx, realm: Realm, v: Viewer, message: Message, stream: Stream | null, raw: string, topic: string, realmUrl: string): Promise<ContentEdit> {
   const content = checkContent(raw.trimEnd() === '' ? '(deleted)' : raw);
-  const rendered = renderMessage(content, await renderContext(tx, realm, content, v.user));
+  const rendered = renderMessage(content, await renderContext(tx, realm, content, v.user, realmUrl));
   const systemGroups = await systemGroupIds(tx, realm.id);
   const mayMentionMany = inGroupSetting(v, realmGroupValue(realm, 'can_mention_many_users_group', systemGroups));
   if (rendered.streamWildcard && stream && ((await subscriberIds(tx, [stream.id])).get(stream.id)?.length ?? 0) > WILDCARD_MENTION_THRESHOLD && !mayMentionMany) {
@@ -131,7 +131,7 @@ export async function doUpdateMessage(app: App, realm: Realm, user: User, messag
         resolveToggle: topic !== undefined && isResolveToggle(message.topic, topic, rawTopic!), propagateMode: input.propagateMode,
       };
     }
-    const edit = input.content === undefined ? null : await renderEdit(tx, realm, v, message, stream, input.content, topic ?? message.topic);
+    const edit = input.content === undefined ? null : await renderEdit(tx, realm, v, message, stream, input.content, topic ?? message.topic, realmUrl);
     const moved = move !== null && (move.topicEdited || move.streamEdited);
     if (moved) await checkMove(tx, realm, v, move!, await systemGroupIds(tx, realm.id), now);
 

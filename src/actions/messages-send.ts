@@ -7,7 +7,7 @@ import { hasMetadataAccess, inGroupSetting, isGuest, type Viewer } from '../perm
 import { holdsGroupSetting } from '../permissions/groups.js';
 import { realmSettings } from '../state/realm.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, SERVER_LIMITS } from '../state/realm-data.js';
-import type { Tx } from '../store/db.js';
+import type { Db, Tx } from '../store/db.js';
 import { groupMemberIds, groupsOfUser, systemGroupIds } from '../store/groups.js';
 import { findUserGroup, listUserGroups } from '../store/user-groups.js';
 import { dmRecipient, FLAG_BITS, flagNames, insertMessage, streamRecipient, topicExists, topicSenderIds, type Message } from '../store/messages.js';
@@ -19,6 +19,7 @@ import { formatMessage } from '../format/messages.js';
 import { realmGroupValue } from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { renderExtras } from './linkifiers.js';
+import { renderSettings } from './render-settings.js';
 import { flagAlertWords } from './alert-words.js';
 import { claimAttachments } from './attachment-claims.js';
 import { checkRecipientsAccessible, realmFakeEmailDomain } from './users.js';
@@ -41,6 +42,8 @@ export interface SendInput {
   markRead?: (userId: number) => boolean;
   // The domain of stand-in e-mail addresses (realmFakeEmailDomain), for senders shown as placeholders.
   fakeDomain?: string;
+  // The organization's address as the client reached it: links into it are stored relative.
+  realmUrl?: string;
 }
 
 // Wildcard mentions reaching more users than this need can_mention_many_users_group.
@@ -94,9 +97,12 @@ async function accessChannelForSending(tx: Tx, realm: Realm, v: Viewer, to: numb
 }
 
 // A guest limited by can_access_all_users_group mentions only the users they may access (others stay text).
-export async function renderContext(tx: Tx, realm: Realm, content: string, author: User): Promise<RenderContext> {
+export async function renderContext(tx: Db, realm: Realm, content: string, author: User, realmUrl?: string): Promise<RenderContext> {
   const c = mentionCandidates(content);
-  const ctx: RenderContext = { usersByName: new Map(), usersById: new Map(), groupsByName: new Map(), channelsByName: new Map(), ...(await renderExtras(tx, realm.id, content)) };
+  const ctx: RenderContext = {
+    usersByName: new Map(), usersById: new Map(), groupsByName: new Map(), channelsByName: new Map(), ...(await renderExtras(tx, realm.id, content)),
+    ...(await renderSettings(tx, realm, content, author, realmUrl)),
+  };
   if (c.names.length || c.ids.length) {
     const accessible = await accessibleBy(tx, realm, author);
     for (const u of (await listUsers(tx, realm.id)).filter((x) => x.isActive && canAccessUser(accessible, x))) {
@@ -181,7 +187,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     recipientId = await dmRecipient(tx, realm.id, recipients);
   }
 
-  const ctx = await renderContext(tx, realm, content, sender);
+  const ctx = await renderContext(tx, realm, content, sender, input.realmUrl);
   const rendered = renderMessage(content, ctx);
   // A topic wildcard mention reaches the topic's participants only, the sender among them.
   const topicParticipants = rendered.topicWildcard && stream ? (await topicSenderIds(tx, stream.id, topic)).add(sender.id) : new Set<number>();

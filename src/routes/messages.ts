@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { doSendMessage } from '../actions/messages-send.js';
+import { doRenderMessage } from '../actions/message-render.js';
 import { accessMessage } from '../actions/message-access.js';
 import { accessMatchingMessages, accessMessages, formatMessages, parseNarrow } from '../actions/messages-fetch.js';
 import { doUpdateFlags, doUpdateFlagsForNarrow } from '../actions/message-flags.js';
@@ -8,8 +9,6 @@ import { REPORT_MESSAGE_TYPES } from '../state/realm-data.js';
 import { realmUrl } from './server.js';
 import { bool, int, json, oneOf, str } from '../http/params.js';
 import { route } from '../http/route.js';
-import { renderMessage } from '../markdown/message.js';
-import { renderExtras } from '../actions/linkifiers.js';
 
 const flagOp = oneOf(['add', 'remove'] as const);
 
@@ -29,8 +28,9 @@ export const messageRoutes = [
       local_id: str().optional(),
       read_by_sender: bool().optional(),
     },
-    handler: ({ app, realm, user, params }) =>
+    handler: ({ app, realm, user, params, req }) =>
       doSendMessage(app, realm, user, {
+        realmUrl: realmUrl(app, req, realm),
         type: params.type === 'stream' || params.type === 'channel' ? 'stream' : 'private',
         to: params.to,
         topic: params.topic,
@@ -151,11 +151,6 @@ export const messageRoutes = [
     auth: 'user',
     summary: 'Render Markdown as a message would be',
     params: { content: str() },
-    handler: async ({ app, realm, params }) => ({
-      rendered: renderMessage(params.content, {
-        usersByName: new Map(), usersById: new Map(), groupsByName: new Map(), channelsByName: new Map(),
-        ...(await renderExtras(app.db, realm.id, params.content)),
-      }).html,
-    }),
+    handler: async ({ app, realm, user, params, req }) => ({ rendered: await doRenderMessage(app, realm, user, params.content, realmUrl(app, req, realm)) }),
   }),
 ];
