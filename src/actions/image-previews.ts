@@ -1,11 +1,13 @@
-// Previews of uploaded images, for rendering: filled in when thumbnails are made (see thumbnails.ts).
+// Previews of the uploaded images a message links, for rendering (made at upload, see image-thumbnails.ts).
 import type { UploadPreview } from '../markdown/message.js';
 import type { Db } from '../store/db.js';
+import { findImagePreviews } from '../store/image-previews.js';
 
 const UPLOAD_PATH = /\/user_uploads\/(\d+\/[/\w.-]+)/g;
 
-export async function uploadPreviews(_db: Db, realmId: number, content: string): Promise<Map<string, UploadPreview> | undefined> {
-  const paths = [...content.matchAll(UPLOAD_PATH)].map((m) => m[1]).filter((p) => p.startsWith(`${realmId}/`));
+export async function uploadPreviews(db: Db, realmId: number, content: string): Promise<Map<string, UploadPreview> | undefined> {
+  const paths = [...new Set([...content.matchAll(UPLOAD_PATH)].map((m) => m[1]))].filter((p) => p.startsWith(`${realmId}/`));
   if (!paths.length) return undefined;
-  return new Map();
+  const previews = await findImagePreviews(db, realmId, paths);
+  return new Map(previews.map((p) => [p.pathId, { width: p.width, height: p.height, animated: p.frames > 1, contentType: p.contentType, thumbnail: p.thumbnail }]));
 }

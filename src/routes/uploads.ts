@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app.js';
 import { fileKey } from '../actions/attachments.js';
 import { handleTus, TUS_PATH } from '../actions/tus.js';
-import { accessFileByToken, accessUploadedFile, doUploadFile, temporaryFileUrl } from '../actions/uploads.js';
+import { accessFileByToken, accessThumbnail, accessUploadedFile, doUploadFile, temporaryFileUrl } from '../actions/uploads.js';
 import { str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { sendUploadedFile } from '../http/send-file.js';
@@ -57,6 +57,20 @@ export const uploadRoutes = [
     handler: async (ctx) => {
       const { app, realm, user, params } = ctx;
       return { url: temporaryFileUrl(user, await accessUploadedFile(app, realm, user, params.realm_id, uploadPath(ctx))) };
+    },
+  }),
+  // Thumbnails made at upload (message_inline_image previews), to whoever may read the image.
+  route({
+    method: 'GET',
+    path: '/user_uploads/thumbnail/*',
+    root: true,
+    auth: 'optional',
+    summary: 'The thumbnail of an uploaded image, to those who may read the image',
+    params: {},
+    handler: async (ctx) => {
+      const { app, realm, user, req, reply } = ctx;
+      const { key, name } = await accessThumbnail(app, realm, user, uploadPath(ctx));
+      await sendUploadedFile(req, reply, app.storage, key, { fileName: name, contentType: 'image/webp' });
     },
   }),
   route({
