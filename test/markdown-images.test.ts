@@ -103,3 +103,49 @@ describe('inline image previews', () => {
     assert.equal((await server.as('iago').patch('/realm', { inline_image_preview: true })).status, 200);
   });
 });
+
+describe('/thumbnail: images on other sites, fetched by the server through the guarded fetcher', () => {
+  let site: http.Server;
+  let siteUrl = '';
+  let guarded: TestServer;
+  let allowed: TestServer;
+  before(async () => {
+    const png = await sharp({ create: { width: 1200, height: 600, channels: 3, background: '#36c' } }).png().toBuffer();
+    site = http.createServer((req, res) => {
+      if (req.url === '/cat.png') {
+        res.writeHead(200, { 'content-type': 'image/png' });
+        return res.end(png);
+      }
+      res.writeHead(302, { location: 'http://10.0.0.1/cat.png' }); // a private address, which must not be reached
+      res.end();
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    siteUrl = `http://127.0.0.1:${(site.address() as import('node:net').AddressInfo).port}`;
+    guarded = await startTestServer();
+    allowed = await startTestServer({ env: { PARLANCE_FETCH_ALLOWED_HOSTS: '127.0.0.1' } });
+  });
+  after(async () => {
+    site.close();
+    await guarded.close();
+    await allowed.close();
+  });
+
+  const thumbnail = (server: TestServer, url: string, size = 'thumbnail') => getBytes(server, 'hamlet', `/thumbnail?url=${encodeURIComponent(url)}&size=${size}`);
+
+  test('a loopback address is not fetched unless listed; a listed one is, resized; redirects are checked too', async () => {
+    assert.equal((await thumbnail(guarded, `${siteUrl}/cat.png`)).status, 404);
+    const got = await thumbnail(allowed, `${siteUrl}/cat.png`);
+    assert.deepEqual([got.status, got.type], [200, 'image/webp']);
+    const meta = await sharp(got.body).metadata();
+    assert.deepEqual([meta.width, meta.height], [840, 420]);
+    const full = await thumbnail(allowed, `${siteUrl}/cat.png`, 'full');
+    assert.deepEqual([full.status, full.type], [200, 'image/png']);
+    assert.equal((await thumbnail(allowed, `${siteUrl}/elsewhere.png`)).status, 404);
+    assert.equal((await thumbnail(allowed, 'file:///etc/passwd')).status, 404);
+  });
+
+  test('nothing is fetched when the organization does not allow image previews', async () => {
+    assert.equal((await allowed.as('iago').patch('/realm', { inline_image_preview: false })).status, 200);
+    assert.equal((await thumbnail(allowed, `${siteUrl}/cat.png`)).status, 404);
+  });
+});
