@@ -20,6 +20,7 @@ import { realmGroupValue } from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { renderExtras } from './linkifiers.js';
 import { renderSettings } from './render-settings.js';
+import { doEmbedLinks } from './link-embeds.js';
 import { flagAlertWords } from './alert-words.js';
 import { claimAttachments } from './attachment-claims.js';
 import { checkRecipientsAccessible, realmFakeEmailDomain } from './users.js';
@@ -145,12 +146,18 @@ async function checkTopicAllowed(tx: Tx, v: Viewer, stream: Stream, topic: strin
 }
 
 export async function doSendMessage(app: App, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
-  return inTransaction(app, (tx, emit) => sendMessageInTx(tx, emit, realm, sender, { fakeDomain: realmFakeEmailDomain(app, realm), ...input }));
+  const sent = await inTransaction(app, (tx, emit) => sendMessageInTx(tx, emit, realm, sender, { fakeDomain: realmFakeEmailDomain(app, realm), ...input }));
+  // Link embeds are fetched after the send, and arrive as an update of the message.
+  if (sent.linksForPreview?.length) {
+    const contextFor = (tx: Tx, content: string) => renderContext(tx, realm, content, sender, input.realmUrl);
+    doEmbedLinks(app, realm, sent.id, sent.linksForPreview, contextFor).catch((err) => app.log.warn({ err }, 'link embeds failed'));
+  }
+  return { id: sent.id };
 }
 
 // The send path inside a caller's transaction, so that work tied to the send (marking a scheduled message
 // delivered) commits or rolls back with it.
-export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
+export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: User, input: SendInput): Promise<{ id: number; linksForPreview?: string[] }> {
   const content = checkContent(input.content);
   const v: Viewer = { user: sender, groups: await groupsOfUser(tx, sender.id) };
   const systemGroups = await systemGroupIds(tx, realm.id);
@@ -238,6 +245,6 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     ...(input.queueId ? { _sender_queue_id: input.queueId, _local_id: input.localId } : {}),
     ...(stream && !stream.inviteOnly ? { _public_channel: true } : {}),
   }, rows.map((r) => (r.flags ? { id: r.userId, flags: flagNames(r.flags) } : r.userId))); // no flags: the id alone
-  return { id };
+  return { id, linksForPreview: rendered.linksForPreview };
 }
 

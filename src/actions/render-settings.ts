@@ -17,6 +17,7 @@ export async function renderSettings(db: Db, realm: Realm, content: string, auth
     translateEmoticons: userSetting(author, 'translate_emoticons'),
     defaultCodeBlockLanguage: settings.default_code_block_language || null,
     imagePreviews: settings.inline_image_preview,
+    embedPreviews: settings.inline_url_embed_preview && !author.isBot,
     uploads: await uploadPreviews(db, realm.id, content),
   };
 }

@@ -2,6 +2,7 @@
 import type { CustomEmojiTarget } from './emoji.js';
 import type { CompiledLinkifier } from './linkifiers.js';
 import type { Stash } from './fences.js';
+import type { LinkEmbed } from '../lib/open-graph.js';
 
 export interface MentionTarget { id: number; fullName: string }
 export interface GroupTarget { id: number; name: string }
@@ -32,6 +33,10 @@ export interface RenderContext {
   imagePreviews?: boolean;
   // Uploaded images by path (after /user_uploads/), for their previews.
   uploads?: Map<string, UploadPreview>;
+  // Embeds of links to other sites (inline_url_embed_preview; never for bots): links not in `linkEmbeds` are
+  // listed in `linksForPreview` to be fetched after the send; null marks a link that has none.
+  embedPreviews?: boolean;
+  linkEmbeds?: Map<string, LinkEmbed | null>;
 }
 
 export interface Rendered {

@@ -6,6 +6,7 @@
 // collected for embeds, fetched after the send.
 import { El } from './tree.js';
 import { urlSplit } from './links.js';
+import { embedEl } from './embeds.js';
 import type { RenderEnv, UploadPreview } from './env.js';
 
 const MAX_PREVIEWS = 24;
@@ -124,7 +125,9 @@ export function inlinePreviews(root: El, env: RenderEnv): void {
       inlineImage(root, f, env, url, null);
       continue;
     }
-    if (!parts.netloc || parts.netloc === realmHost || !/^https?$/.test(parts.scheme)) continue;
-    env.out.linksForPreview.push(url);
+    if (!parts.netloc || parts.netloc === realmHost || !/^https?$/.test(parts.scheme) || !env.ctx.embedPreviews) continue;
+    const embed = env.ctx.linkEmbeds?.get(url);
+    if (embed === undefined) env.out.linksForPreview.push(url);
+    else if (embed) root.append(embedEl(url, embed));
   }
 }
