@@ -24,6 +24,7 @@ const whole = (m: RegExpExecArray) => ({ start: m.index, end: m.index + m[0].len
 
 export const userMention: Pattern = {
   name: 'usermention',
+  needs: /@/,
   legacy: false,
   re: MENTION_RE,
   handle(m, _data, run) {
@@ -60,6 +61,7 @@ export const userMention: Pattern = {
 
 export const groupMention: Pattern = {
   name: 'usergroupmention',
+  needs: /@/,
   legacy: false,
   re: GROUP_MENTION_RE,
   handle(m, _data, run) {
@@ -80,6 +82,7 @@ function findChannel(run: Parameters<Pattern['handle']>[2], name: string) {
 
 export const messageLink: Pattern = {
   name: 'stream_topic_message',
+  needs: /#\*\*/,
   legacy: false,
   re: new RegExp(`${BEFORE}#\\*\\*(?<stream>[^*>]+)>(?<topic>[^*]+)@(?<id>\\d+)\\*\\*`, 'g'),
   handle(m, _data, run) {
@@ -94,6 +97,7 @@ export const messageLink: Pattern = {
 
 export const topicLink: Pattern = {
   name: 'topic',
+  needs: /#\*\*/,
   legacy: false,
   re: new RegExp(`${BEFORE}#\\*\\*(?<stream>[^*>]+)>(?<topic>[^*]+)\\*\\*`, 'g'),
   handle(m, _data, run) {
@@ -108,6 +112,7 @@ export const topicLink: Pattern = {
 
 export const channelLink: Pattern = {
   name: 'stream',
+  needs: /#\*\*/,
   legacy: false,
   re: new RegExp(`${BEFORE}#\\*\\*(?<stream>[^*]+)\\*\\*`, 'g'),
   handle(m, _data, run) {
@@ -121,6 +126,7 @@ export const channelLink: Pattern = {
 
 export const tex: Pattern = {
   name: 'tex',
+  needs: /\$\$/,
   legacy: true,
   re: /\B(?<!\$)\$\$(?<body>[^\n_$](\\\$|[^$\n])*)\$\$(?!\$)\B/,
   handle(m, _data, run) {
@@ -133,6 +139,7 @@ export const tex: Pattern = {
 
 export const timestamp: Pattern = {
   name: 'timestamp',
+  needs: /<time:/,
   legacy: true,
   re: /<time:(?<time>[^>]*?)>/,
   handle(m) {
@@ -145,6 +152,7 @@ export const timestamp: Pattern = {
 
 export const emojiName: Pattern = {
   name: 'emoji',
+  needs: /:/,
   legacy: true,
   re: /(?<syntax>:[\p{L}\p{N}_\-+]+:)/u,
   handle(m, _data, run) {
@@ -161,6 +169,7 @@ export const emojiName: Pattern = {
 const TERMINAL = `,.;?!()\\[\\] "'\\n\\t`;
 export const emoticon: Pattern = {
   name: 'translate_emoticons',
+  needs: /[:;(<]/,
   legacy: true,
   re: new RegExp(`(?<![^${TERMINAL}])(?<emoticon>(:\\))|(\\(:)|(:\\()|(<3)|(:\\|)|(:/)|(;\\))|(:D)|(:o)|(:O)|(:p)|(:P))(?![^${TERMINAL}])`),
   handle(m, _data, run) {

@@ -16,6 +16,8 @@ export interface Pattern {
   // the others search from the position.
   legacy: boolean;
   re: RegExp;
+  // A quick test the text must pass for the pattern to possibly match (a character it cannot match without).
+  needs?: RegExp;
   handle(m: RegExpExecArray, data: string, run: InlineRun): { node: Node | null; start?: number; end?: number };
 }
 
@@ -56,6 +58,12 @@ export class InlineRun {
     let index = patternIndex;
     let replacements = 0;
     while (index < this.patterns.length) {
+      const needs = this.patterns[index].needs;
+      if (needs && !needs.test(data)) {
+        index++;
+        startIndex = 0;
+        continue;
+      }
       const resume = replacements >= RESTARTS;
       const r = this.applyPattern(this.patterns[index], data, index, startIndex, resume);
       data = r.data;

@@ -14,6 +14,7 @@ export const envOf = (run: InlineRun) => (run as InlineRun & { env: RenderEnv })
 export const backtick: Pattern = {
   name: 'backtick',
   legacy: false,
+  needs: /[`\\]/,
   re: /(?:(?<!\\)((?:\\{2})+)(?=`+)|(?<!\\)(`+)(.+?)(?<!`)\2(?!`))/gs,
   handle(m) {
     if (m[3]) return { node: new El('code').setText(codeEscape(m[3]), true), start: m.index, end: m.index + m[0].length };
@@ -22,13 +23,14 @@ export const backtick: Pattern = {
 };
 
 // `**`/`*`/`~~` patterns: the marked text becomes the element's text.
-function simpleTag(name: string, re: RegExp, tag: string, group = 2): Pattern {
-  return { name, legacy: true, re, handle: (m) => ({ node: new El(tag).setText(m[group]) }) };
+function simpleTag(name: string, re: RegExp, tag: string, needs: RegExp): Pattern {
+  return { name, legacy: true, re, needs, handle: (m) => ({ node: new El(tag).setText(m[2]) }) };
 }
 
 export const strongEm: Pattern = {
   name: 'strong_em',
   legacy: true,
+  needs: /\*\*\*/,
   re: /(\*\*\*)(?!\s+)([^*^\n]+)(?<!\s)\*\*\*/,
   handle(m) {
     const strong = new El('strong');
@@ -37,13 +39,14 @@ export const strongEm: Pattern = {
   },
 };
 
-export const strong = simpleTag('strong', /(\*\*)([^\n]+?)\1/, 'strong');
-export const emphasis = simpleTag('emphasis', /(\*)(?!\s+)([^*^\n]+)(?<!\s)\*/, 'em');
-export const strikethrough = simpleTag('del', /(?<!~)(~~)([^~\n]+?)(~~)(?!~)/, 'del');
+export const strong = simpleTag('strong', /(\*\*)([^\n]+?)\1/, 'strong', /\*\*/);
+export const emphasis = simpleTag('emphasis', /(\*)(?!\s+)([^*^\n]+)(?<!\s)\*/, 'em', /\*/);
+export const strikethrough = simpleTag('del', /(?<!~)(~~)([^~\n]+?)(~~)(?!~)/, 'del', /~~/);
 
 export const notStrong: Pattern = {
   name: 'not_strong',
   legacy: false,
+  needs: /[*_]/,
   re: /((^|(?<=\s))(\*{1,3}|_{1,3})(?=\s|$))/g,
   handle: (m) => ({ node: m[1], start: m.index, end: m.index + m[0].length }),
 };
@@ -51,6 +54,7 @@ export const notStrong: Pattern = {
 export const entity: Pattern = {
   name: 'entity',
   legacy: false,
+  needs: /&/,
   re: /(&(?:#[0-9]+|#x[0-9a-fA-F]+|[a-zA-Z0-9]+);)/g,
   handle: (m, _data, run) => ({ node: envOf(run).stash.store(m[1]), start: m.index, end: m.index + m[0].length }),
 };
@@ -58,6 +62,7 @@ export const entity: Pattern = {
 export const lineBreak: Pattern = {
   name: 'nl',
   legacy: false,
+  needs: /\n/,
   re: /\n/g,
   handle: (m) => ({ node: new El('br'), start: m.index, end: m.index + 1 }),
 };
@@ -159,6 +164,7 @@ const dequote = (s: string) => ((s.startsWith('"') && s.endsWith('"')) || (s.sta
 export const link: Pattern = {
   name: 'link',
   legacy: false,
+  needs: /\[/,
   re: /(?<!!)\[/g,
   handle(m, data, run) {
     const [text, afterText, textOk] = getText(data, m.index + 1);
@@ -177,6 +183,7 @@ export const link: Pattern = {
 export const autolink: Pattern = {
   name: 'autolink',
   legacy: true,
+  needs: /[.:@]/,
   get re() {
     return webLinkRegex();
   },

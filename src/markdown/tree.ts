@@ -56,9 +56,10 @@ export class El {
   }
 
   // Every element below and including this one, depth first.
-  *iter(tag?: string): Generator<El> {
-    if (!tag || this.tag === tag) yield this;
-    for (const c of this.children) yield* c.iter(tag);
+  iter(tag?: string, out: El[] = []): El[] {
+    if (!tag || this.tag === tag) out.push(this);
+    for (const c of this.children) c.iter(tag, out);
+    return out;
   }
 
   // The text of this element and its descendants (without its own tail).
