@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startTestServer, ROOT, type TestServer } from './helpers/server.js';
 import { renderMessage } from '../src/markdown/message.js';
+import { textContent } from '../src/markdown/text-content.js';
 
 interface RegularCase { name: string; input: string; expected_output: string; translate_emoticons?: boolean; text_content?: string }
 const corpus = JSON.parse(fs.readFileSync(path.join(ROOT, '../shared/reference/markdown-cases.json'), 'utf8')) as {
@@ -45,7 +46,7 @@ describe('the reference Markdown corpus', () => {
     return res.body.rendered as string;
   };
 
-  test('every regular case renders exactly as the reference renders it, or is a listed deviation', async () => {
+  test('every regular case renders exactly as the reference renders it (and its text_content), or is a listed deviation', async () => {
     const failures: string[] = [];
     let passed = 0;
     for (const c of corpus.regular_tests) {
@@ -53,6 +54,10 @@ describe('the reference Markdown corpus', () => {
       const html = NOT_SENDABLE.has(c.name) ? renderMessage(c.input, { usersByName: new Map(), usersById: new Map(), groupsByName: new Map(), channelsByName: new Map() }).html : await render(c);
       if (html === c.expected_output) passed++;
       else failures.push(`${c.name}\n  expected ${JSON.stringify(c.expected_output)}\n  got      ${JSON.stringify(html)}`);
+      // The plain-text form (what the reference puts in notifications), where the case gives it.
+      if (c.text_content !== undefined && textContent(html) !== c.text_content) {
+        failures.push(`${c.name} (text)\n  expected ${JSON.stringify(c.text_content)}\n  got      ${JSON.stringify(textContent(html))}`);
+      }
     }
     assert.deepEqual(failures, []);
     assert.equal(passed + Object.keys(DEVIATIONS).length, corpus.regular_tests.length);
