@@ -43,6 +43,28 @@ describe('render preview equals the stored message', () => {
     );
   });
 
+  test('the organization’s default code block language applies to fences that name none', async () => {
+    const plain = (await server.as('hamlet').post('/messages/render', { content: '```\nx = 1\n```' })).body.rendered;
+    assert.equal(plain, '<div class="codehilite"><pre><span></span><code>x = 1\n</code></pre></div>');
+    assert.equal((await server.as('iago').patch('/realm', { default_code_block_language: 'python' })).status, 200);
+    const python = (await server.as('hamlet').post('/messages/render', { content: '```\nx = 1\n```\n\n```text\nx = 1\n```' })).body.rendered;
+    assert.equal(
+      python,
+      '<div class="codehilite" data-code-language="Python"><pre><span></span><code><span class="n">x</span> <span class="o">=</span> <span class="mi">1</span>\n</code></pre></div>\n'
+        + '<div class="codehilite" data-code-language="Text only"><pre><span></span><code>x = 1\n</code></pre></div>',
+    );
+    assert.equal((await server.as('iago').patch('/realm', { default_code_block_language: '' })).status, 200);
+  });
+
+  test('mentions inside a quote are silent and notify no one', async () => {
+    const sent = await server.as('cordelia').post('/messages', { type: 'stream', to: 'Denmark', topic: 'quotes', content: '> @**King Hamlet** said so\n\n@**Iago**' });
+    assert.equal(sent.status, 200, sent.text);
+    const { hamlet, iago } = server.users;
+    const stored = (await server.as('hamlet').get(`/messages/${sent.body.id}`)).body.message;
+    assert.equal(stored.content, `<blockquote>\n<p><span class="user-mention silent" data-user-id="${hamlet.id}">King Hamlet</span> said so</p>\n</blockquote>\n<p><span class="user-mention" data-user-id="${iago.id}">@Iago</span></p>`);
+    assert.ok(!stored.flags.includes('mentioned'));
+  });
+
   test('links into the organization are stored relative, in the preview as when sent', async () => {
     const base = server.url.replace(/\/$/, '');
     const content = `[narrow](${base}/#narrow/channel/${channelId}-Denmark) and ${base}/user_uploads/1/ab/x/file.txt`;
