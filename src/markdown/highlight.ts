@@ -16,12 +16,14 @@ export const pygmentsName = (lang: string): string | null => (Object.hasOwn(NAME
 const HLJS_FOR: Record<string, string> = {
   'Python 2.x': 'python', 'Python console session': 'python-repl', TeX: 'latex', 'Bash Session': 'shell', 'Text only': '',
   'Transact-SQL': 'sql', 'PostgreSQL SQL dialect': 'pgsql', 'MySQL': 'sql', 'Objective-C': 'objectivec', 'Emacs Lisp': 'lisp',
+  // Aliases highlight.js gives to other languages.
+  'ASCII armored': '', K: '', MOOCode: '',
 };
 
 function hljsLanguage(lang: string, name: string): string | null {
   const explicit = HLJS_FOR[name];
   if (explicit !== undefined) return explicit || null;
-  for (const candidate of [lang, name.toLowerCase()]) if (hljs.getLanguage(candidate)) return candidate;
+  for (const candidate of [name.toLowerCase(), lang]) if (hljs.getLanguage(candidate)) return candidate;
   return null;
 }
 
