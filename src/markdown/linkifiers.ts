@@ -82,32 +82,6 @@ export function linkifierMatches(text: string, l: CompiledLinkifier): LinkifierM
   return out;
 }
 
-export type Piece = string | { text: string; url: string };
-
-// Splits text into plain pieces and links; each linkifier in turn works on what the earlier ones left as text.
-export function applyLinkifiers(text: string, linkifiers: CompiledLinkifier[], safe: (url: string) => boolean): Piece[] {
-  let pieces: Piece[] = [text];
-  for (const l of linkifiers) {
-    const next: Piece[] = [];
-    for (const piece of pieces) {
-      if (typeof piece !== 'string') {
-        next.push(piece);
-        continue;
-      }
-      let at = 0;
-      for (const m of linkifierMatches(piece, l)) {
-        if (!safe(m.url)) continue;
-        if (m.start > at) next.push(piece.slice(at, m.start));
-        next.push({ text: m.text, url: m.url });
-        at = m.end;
-      }
-      if (at < piece.length) next.push(piece.slice(at));
-    }
-    pieces = next;
-  }
-  return pieces;
-}
-
 // A topic's links (§2.4 topic_links): linkifier matches, an earlier linkifier winning an overlap, then the web
 // addresses written in the topic; in the order they appear.
 export function topicLinks(
