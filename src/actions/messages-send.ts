@@ -2,7 +2,7 @@
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
 import { codePointLength } from '../lib/text.js';
-import { mentionCandidates, renderMessage, renderTopicLinks, type RenderContext } from '../markdown/message.js';
+import { mentionCandidates, renderMessage, renderTopicLinks, type RenderContext, type Rendered } from '../markdown/message.js';
 import { hasMetadataAccess, inGroupSetting, isGuest, type Viewer } from '../permissions/channels.js';
 import { holdsGroupSetting } from '../permissions/groups.js';
 import { realmSettings } from '../state/realm.js';
@@ -45,6 +45,8 @@ export interface SendInput {
   fakeDomain?: string;
   // The organization's address as the client reached it: links into it are stored relative.
   realmUrl?: string;
+  // The content already rendered (before the transaction), with its context.
+  prerendered?: { ctx: RenderContext; rendered: Rendered };
 }
 
 // Wildcard mentions reaching more users than this need can_mention_many_users_group.
@@ -146,7 +148,12 @@ async function checkTopicAllowed(tx: Tx, v: Viewer, stream: Stream, topic: strin
 }
 
 export async function doSendMessage(app: App, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
-  const sent = await inTransaction(app, (tx, emit) => sendMessageInTx(tx, emit, realm, sender, { fakeDomain: realmFakeEmailDomain(app, realm), ...input }));
+  // Rendered before the transaction, as the reference renders: a long message's highlighting and math do not
+  // hold the database (on SQLite, the other writers).
+  const content = checkContent(input.content);
+  const ctx = await renderContext(app.db, realm, content, sender, input.realmUrl);
+  const prerendered = { ctx, rendered: renderMessage(content, ctx) };
+  const sent = await inTransaction(app, (tx, emit) => sendMessageInTx(tx, emit, realm, sender, { fakeDomain: realmFakeEmailDomain(app, realm), ...input, prerendered }));
   // Link embeds are fetched after the send, and arrive as an update of the message.
   if (sent.linksForPreview?.length) {
     const contextFor = (tx: Tx, content: string) => renderContext(tx, realm, content, sender, input.realmUrl);
@@ -194,8 +201,8 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     recipientId = await dmRecipient(tx, realm.id, recipients);
   }
 
-  const ctx = await renderContext(tx, realm, content, sender, input.realmUrl);
-  const rendered = renderMessage(content, ctx);
+  const ctx = input.prerendered?.ctx ?? (await renderContext(tx, realm, content, sender, input.realmUrl));
+  const rendered = input.prerendered?.rendered ?? renderMessage(content, ctx);
   // A topic wildcard mention reaches the topic's participants only, the sender among them.
   const topicParticipants = rendered.topicWildcard && stream ? (await topicSenderIds(tx, stream.id, topic)).add(sender.id) : new Set<number>();
   const mayMentionMany = input.system || inGroupSetting(v, realmGroupValue(realm, 'can_mention_many_users_group', systemGroups));
