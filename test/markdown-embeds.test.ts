@@ -61,6 +61,15 @@ describe('link embeds', () => {
     assert.equal((await allowed.as('hamlet').get(`/messages/${id}`)).body.message.content, expected);
   });
 
+  test('an edit that adds a link gets its embed too', async () => {
+    const id = await send(allowed, 'no link yet');
+    const listeners = await Listeners.open(allowed, ['hamlet'], { event_types: ['update_message'] });
+    assert.equal((await allowed.as('hamlet').patch(`/messages/${id}`, { content: `now ${siteUrl}/page` })).status, 200);
+    const embedded = await eventually(async () => (await listeners.take('hamlet', 'update_message')).find((e) => e.rendering_only));
+    assert.match(embedded.rendered_content, /<div class="message_embed">/);
+    assert.match((await allowed.as('hamlet').get(`/messages/${id}`)).body.message.content, /<div class="message_embed">/);
+  });
+
   test('a loopback site is never fetched by a server that does not list it', async () => {
     assert.equal((await guarded.as('iago').patch('/realm', { inline_url_embed_preview: true })).status, 200);
     hits = 0;
