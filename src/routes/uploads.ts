@@ -60,20 +60,22 @@ export const uploadRoutes = [
       return { url: temporaryFileUrl(user, await accessUploadedFile(app, realm, user, params.realm_id, uploadPath(ctx))) };
     },
   }),
-  // Images on other sites, as messages show them (fetched by the server, guarded).
-  route({
-    method: 'GET',
-    path: '/thumbnail',
-    root: true,
-    auth: 'user',
-    summary: 'An image on another site that a message shows, fetched by the server (when image previews are allowed)',
-    params: { url: str(), size: oneOf(['thumbnail', 'full'] as const).default('full') },
-    handler: async ({ app, realm, params, reply }) => {
-      const { data, contentType } = await accessExternalImage(app, realm, params.url, params.size);
-      reply.headers({ 'Content-Type': contentType, 'Cache-Control': 'private, max-age=86400', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'" });
-      reply.send(data);
-    },
-  }),
+  // Images on other sites, as messages show them (fetched by the server, guarded); also under /api/v1.
+  ...[true, false].map((root) =>
+    route({
+      method: 'GET',
+      path: '/thumbnail',
+      root,
+      auth: 'user',
+      summary: 'An image on another site that a message shows, fetched by the server (when image previews are allowed)',
+      params: { url: str(), size: oneOf(['thumbnail', 'full'] as const).default('full') },
+      handler: async ({ app, realm, params, reply }) => {
+        const { data, contentType } = await accessExternalImage(app, realm, params.url, params.size);
+        reply.headers({ 'Content-Type': contentType, 'Cache-Control': 'private, max-age=86400', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'" });
+        reply.send(data);
+      },
+    }),
+  ),
   // Thumbnails made at upload (message_inline_image previews), to whoever may read the image.
   route({
     method: 'GET',
