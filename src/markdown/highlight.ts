@@ -109,7 +109,7 @@ function walk(node: HljsNode, lang: string, out: Token[], inherited: string | nu
     const text = flatText(child);
     if (cls === 'mi') cls = numberClass(text);
     else if (cls === 's') cls = stringClass(text);
-    else if (cls === 'c') cls = commentClass(text, out.every(([, t]) => !t.trim()));
+    else if (cls === 'c') cls = commentClass(text, out.length < 3 && out.every(([, t]) => !t.trim()));
     else if (cls === 'k' && WORDS[lang]?.[text]) cls = WORDS[lang][text];
     // Parameters and other containers are transparent: their parts are classed on their own.
     walk(child, lang, out, cls ?? inherited);

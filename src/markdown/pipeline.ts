@@ -21,8 +21,11 @@ const BEFORE_LINKIFIERS: Pattern[] = [backtick, strongEm, userMention, tex, mess
 const AFTER_LINKIFIERS: Pattern[] = [entity, strong, emphasis, strikethrough, notStrong, emojiName, emoticon, lineBreak, unicodeEmoji];
 
 // Mentions quoted from someone else notify no one.
+const QUOTED_MENTION = new RegExp(MENTION_RE.source, 'g');
+const QUOTED_GROUP_MENTION = new RegExp(GROUP_MENTION_RE.source, 'g');
 const silence = (line: string) =>
-  line.replace(new RegExp(MENTION_RE.source, 'g'), (_m, _s, _w, name) => `@_**${name}**`).replace(new RegExp(GROUP_MENTION_RE.source, 'g'), (_m, _s, _w, name) => `@_*${name}*`);
+  line.replace(QUOTED_MENTION, (_m, _s, _w, name) => `@_**${name}**`).replace(QUOTED_GROUP_MENTION, (_m, _s, _w, name) => `@_*${name}*`);
+const PROCESSORS = blockProcessors(silence);
 
 // Code blocks from indentation are highlighted like fenced ones, a `#!lang` first line naming the language.
 function hiliteIndented(root: El, env: RenderEnv): void {
@@ -92,7 +95,7 @@ export function convert(content: string, env: RenderEnv): string {
   lines = normalizeWhitespace(lines);
   lines = fencedBlocks(lines, env.stash, env.ctx.defaultCodeBlockLanguage ?? null);
   const root = new El('div');
-  new BlockParser(blockProcessors(silence), MAX_BLOCK_DEPTH).parseChunk(root, lines.join('\n'));
+  new BlockParser(PROCESSORS, MAX_BLOCK_DEPTH).parseChunk(root, lines.join('\n'));
   hiliteIndented(root, env);
   const run = new InlineRun(patternsFor(env));
   (run as InlineRun & { env: RenderEnv }).env = env;
