@@ -88,6 +88,14 @@ describe('inline image previews', () => {
     assert.deepEqual([meta.format, meta.pages, meta.width], ['webp', 3, 60]);
   });
 
+  test('an uploaded video plays in place, as the reference shows it', async () => {
+    const url = await uploaded(server, 'hamlet', 'clip.mp4', Buffer.from('not really a video'), 'video/mp4');
+    assert.equal(
+      await send(`[clip.mp4](${url})`),
+      `<p><a href="${url}">clip.mp4</a></p>\n<div class="message_inline_image message_inline_video"><a href="${url}" title="clip.mp4"><video preload="metadata" src="${url}"></video></a></div>`,
+    );
+  });
+
   test('a decompression bomb is stored but gets no preview', async () => {
     const url = await uploaded(server, 'hamlet', 'bomb.png', pngBomb(), 'image/png');
     assert.equal(await send(`[bomb.png](${url})`), `<p><a href="${url}">bomb.png</a></p>`);

@@ -77,7 +77,8 @@ function imageEl(url: string, upload: UploadPreview | undefined, uploadPath: str
   return new El('img', { src: `/thumbnail?url=${quoted}&size=thumbnail`, 'data-src-fullsize': `/thumbnail?url=${quoted}&size=full` });
 }
 
-function inlineImage(root: El, f: Found, env: RenderEnv, url: string, uploadPath: string | null): void {
+// Where a preview goes (after the paragraph, or in the list item), and whether the link itself goes.
+function placePreview(root: El, f: Found, url: string, div: El): void {
   const text = f.a.text;
   const urlIsText = text === null || url === text;
   let parent = root;
@@ -92,14 +93,25 @@ function inlineImage(root: El, f: Found, env: RenderEnv, url: string, uploadPath
     const at = f.grandparent.children.indexOf(f.parent);
     if (at >= 0) index = insertionIndex(f.grandparent, f.parent, at);
   }
-  const div = new El('div', { class: 'message_inline_image' });
-  const a = div.sub('a', { href: url });
-  if (!urlIsText) a.set('title', text!);
-  a.append(imageEl(actualImageUrl(url), uploadPath === null ? undefined : env.ctx.uploads?.get(uploadPath), uploadPath));
+  if (!urlIsText && text) div.children[0].set('title', text);
   if (index === null) parent.append(div);
   else parent.insert(index, div);
   if (remove) parent.remove(remove);
+}
+
+function inlineImage(root: El, f: Found, env: RenderEnv, url: string, uploadPath: string | null): void {
+  const div = new El('div', { class: 'message_inline_image' });
+  div.sub('a', { href: url }).append(imageEl(actualImageUrl(url), uploadPath === null ? undefined : env.ctx.uploads?.get(uploadPath), uploadPath));
+  placePreview(root, f, url, div);
   env.out.hasImage = true;
+}
+
+// Uploaded videos play in place; videos on other sites are not loaded by clients from there.
+const VIDEO_EXTENSIONS = ['.mp4', '.webm'];
+function inlineVideo(root: El, f: Found, url: string): void {
+  const div = new El('div', { class: 'message_inline_image message_inline_video' });
+  div.sub('a', { href: url }).sub('video', { src: url, preload: 'metadata' });
+  placePreview(root, f, url, div);
 }
 
 export function inlinePreviews(root: El, env: RenderEnv): void {
@@ -118,6 +130,10 @@ export function inlinePreviews(root: El, env: RenderEnv): void {
     if (!parts) continue;
     if (url.startsWith('/user_uploads/')) {
       const path = url.slice('/user_uploads/'.length);
+      if (env.ctx.imagePreviews !== false && VIDEO_EXTENSIONS.some((e) => parts.path.toLowerCase().endsWith(e))) {
+        inlineVideo(root, f, url);
+        continue;
+      }
       if (env.ctx.imagePreviews !== false && env.ctx.uploads?.has(path)) inlineImage(root, f, env, url, path);
       continue;
     }
