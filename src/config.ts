@@ -9,6 +9,7 @@ export interface Config {
   redisPrefix: string;
   externalUrl?: string;
   trustProxy?: string;
+  fetchAllowedHosts?: string;
   logLevel: string;
   rateLimitPerMinute: number;
   rateLimitIpPerMinute: number;
@@ -60,6 +61,7 @@ export const SETTINGS: Setting[] = [
   { key: 'redisPrefix', env: 'PARLANCE_REDIS_PREFIX', kind: 'string', default: 'parlance:', help: 'prefix of every Redis key and channel, so that several installations can share one Redis' },
   { key: 'trustProxy', env: 'PARLANCE_TRUST_PROXY', kind: 'string', help: 'reverse proxies whose X-Forwarded-For names the client (for the per-IP limit): their addresses or CIDR ranges, comma-separated, or true for any' },
   { key: 'externalUrl', env: 'PARLANCE_EXTERNAL_URL', kind: 'string', help: "public base URL, for realm_url, links in notices and bot addresses (organizations with a subdomain get it in front); the address the server listens on when unset, with a warning at start-up (never a request's Host)" },
+  { key: 'fetchAllowedHosts', env: 'PARLANCE_FETCH_ALLOWED_HOSTS', kind: 'string', help: 'hosts (names) or addresses and CIDR ranges, comma-separated, that server-side fetches (link previews) may reach although private, loopback or link-local' },
   { key: 'logLevel', env: 'PARLANCE_LOG_LEVEL', kind: 'string', default: 'info', help: 'pino log level (silent, error, warn, info, debug)' },
   { key: 'rateLimitPerMinute', env: 'PARLANCE_RATE_LIMIT', kind: 'int', default: 200, help: 'requests per minute per user; 0 disables the per-user and per-IP limits' },
   { key: 'rateLimitIpPerMinute', env: 'PARLANCE_RATE_LIMIT_IP', kind: 'int', default: 100, help: 'unauthenticated requests per minute per IP address' },

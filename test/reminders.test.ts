@@ -55,7 +55,7 @@ test('create, list, delete, with events and the register block, apart from sched
     `You requested a reminder for #**Denmark>the play@${mousetrap}**. Note:\n > Catch the conscience of the king\n\n` +
       `@_**King Hamlet|${server.users.hamlet.id}** [said](${link}):\n\`\`\`quote\nThe play's the *thing*\n\`\`\``,
   );
-  assert.match(reminder.rendered_content, new RegExp(`<a class="message-link" data-stream-id="${denmark}" href="/#narrow/channel/${denmark}-Denmark/topic/the.20play/near/${mousetrap}">#Denmark &gt; the play @ 💬</a>`));
+  assert.match(reminder.rendered_content, new RegExp(`<a class="message-link" href="/#narrow/channel/${denmark}-Denmark/topic/the.20play/near/${mousetrap}">#Denmark &gt; the play @ 💬</a>`));
   assert.match(reminder.rendered_content, /<blockquote>/);
   assert.deepEqual(await l.take('cordelia', 'reminders'), []);
 

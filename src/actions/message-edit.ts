@@ -20,6 +20,7 @@ import { accessMessage } from './message-access.js';
 import { byFlags, channelReaders, emitDeletion, messageAudience, refreshFirstMessageId, type Audience } from './message-audience.js';
 import { accessTargetChannel, checkMove, EDIT_LIMIT_BUFFER, isResolveToggle, moveRows, propagatedIds, RESOLVED_TOPIC_PREFIX, type MoveRequest } from './message-move.js';
 import { checkContent, checkGroupMentions, checkTopic, renderContext, WILDCARD_MENTION_THRESHOLD } from './messages-send.js';
+import { doEmbedLinks } from './link-embeds.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { movedWholeTopic, moveTopicSettings, postMoveBreadcrumbs, postResolveNotice, type MoveDone } from './message-move-notices.js';
 import { syncAttachmentClaims } from './attachment-claims.js';
@@ -52,12 +53,13 @@ interface ContentEdit {
   mentioned: Set<number>;
   streamWildcard: boolean;
   topicParticipants: Set<number>;
+  linksForPreview: string[];
 }
 
 // `topic` is where the message will be: a topic wildcard mention reaches that topic's participants.
-async function renderEdit(tx: Tx, realm: Realm, v: Viewer, message: Message, stream: Stream | null, raw: string, topic: string): Promise<ContentEdit> {
+async function renderEdit(tx: Tx, realm: Realm, v: Viewer, message: Message, stream: Stream | null, raw: string, topic: string, realmUrl: string): Promise<ContentEdit> {
   const content = checkContent(raw.trimEnd() === '' ? '(deleted)' : raw);
-  const rendered = renderMessage(content, await renderContext(tx, realm, content, v));
+  const rendered = renderMessage(content, await renderContext(tx, realm, content, v.user, v, realmUrl));
   const systemGroups = await systemGroupIds(tx, realm.id);
   const mayMentionMany = inGroupSetting(v, realmGroupValue(realm, 'can_mention_many_users_group', systemGroups));
   if (rendered.streamWildcard && stream && ((await subscriberIds(tx, [stream.id])).get(stream.id)?.length ?? 0) > WILDCARD_MENTION_THRESHOLD && !mayMentionMany) {
@@ -76,6 +78,7 @@ async function renderEdit(tx: Tx, realm: Realm, v: Viewer, message: Message, str
     mentioned: new Set([...rendered.mentionedUserIds, ...groupMentioned]),
     streamWildcard: rendered.streamWildcard,
     topicParticipants,
+    linksForPreview: rendered.linksForPreview,
   };
 }
 
@@ -106,7 +109,7 @@ interface PreparedEdit {
   others: number[];
 }
 
-async function prepareEdit(tx: Tx, realm: Realm, user: User, messageId: number, input: EditInput): Promise<PreparedEdit> {
+async function prepareEdit(tx: Tx, realm: Realm, user: User, messageId: number, input: EditInput, realmUrl: string): Promise<PreparedEdit> {
   await lockMessage(tx, messageId);
   const { message, stream } = await accessMessage(tx, realm, user, messageId, { modifying: true });
   const v: Viewer = { user, groups: await groupsOfUser(tx, user.id) };
@@ -145,7 +148,7 @@ async function prepareEdit(tx: Tx, realm: Realm, user: User, messageId: number, 
       resolveToggle: topic !== undefined && isResolveToggle(message.topic, topic, rawTopic!), propagateMode: input.propagateMode,
     };
   }
-  const edit = input.content === undefined ? null : await renderEdit(tx, realm, v, message, stream, input.content, topic ?? message.topic);
+  const edit = input.content === undefined ? null : await renderEdit(tx, realm, v, message, stream, input.content, topic ?? message.topic, realmUrl);
   const moved = move !== null && (move.topicEdited || move.streamEdited);
   if (moved) await checkMove(tx, realm, v, move!, await systemGroupIds(tx, realm.id), now);
   const others = moved ? await propagatedIds(tx, realm, v, move!) : [];
@@ -158,13 +161,22 @@ export async function doUpdateMessage(app: App, realm: Realm, user: User, messag
   // batch moves the edited message and what is left, and posts the notices, exactly as a small move does.
   let movedBefore: number[] = [];
   if (input.propagateMode !== 'change_one' && (input.topic !== undefined || input.streamId !== undefined)) {
-    const plan = await inTransaction(app, (tx) => prepareEdit(tx, realm, user, messageId, input));
+    const plan = await inTransaction(app, (tx) => prepareEdit(tx, realm, user, messageId, input, realmUrl));
     if (plan.moved && plan.others.length > MOVE_BATCH) movedBefore = await moveInBatches(app, realm, user, plan, plan.others.slice(0, -MOVE_BATCH));
   }
-  return inTransaction(app, async (tx, emit) => {
-    const p = await prepareEdit(tx, realm, user, messageId, input);
+  let embedLinks: string[] = [];
+  const result = await inTransaction(app, async (tx, emit) => {
+    const p = await prepareEdit(tx, realm, user, messageId, input, realmUrl);
+    embedLinks = p.edit?.linksForPreview ?? [];
     return applyEdit(tx, emit, realm, user, p, input, realmUrl, movedBefore);
   });
+  // Embeds of the links the new content has are fetched after the edit, as after a send.
+  if (embedLinks.length) {
+    const viewer: Viewer = { user, groups: await groupsOfUser(app.db, user.id) };
+    const contextFor = (tx: Tx, content: string) => renderContext(tx, realm, content, user, viewer, realmUrl);
+    doEmbedLinks(app, realm, messageId, embedLinks, contextFor).catch((err) => app.log.warn({ err }, 'link embeds failed'));
+  }
+  return result;
 }
 
 // The history entry of a move (and its fields on the update_message event).

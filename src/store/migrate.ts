@@ -21,6 +21,7 @@ import { identity } from './migrations/020-identity.js';
 import { botStorage } from './migrations/021-bot-storage.js';
 import { uploadSpace } from './migrations/025-upload-space.js';
 import { historyIndexes } from './migrations/027-history-indexes.js';
+import { imagePreviews } from './migrations/028-image-previews.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '021-bot-storage': botStorage,
   '025-upload-space': uploadSpace,
   '027-history-indexes': historyIndexes,
+  '028-image-previews': imagePreviews,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

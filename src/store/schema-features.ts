@@ -197,3 +197,13 @@ export interface BotStorageTable {
   value: string;
   size: number;
 }
+
+export interface ImagePreviewTable {
+  path_id: string;
+  realm_id: number;
+  width: number;
+  height: number;
+  frames: number;
+  content_type: string;
+  thumbnail: string | null;
+}

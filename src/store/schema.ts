@@ -24,6 +24,7 @@ import type {
   RealmUserDefaultsTable,
   BotSettingsTable,
   BotStorageTable,
+  ImagePreviewTable,
 } from './schema-features.js';
 
 export type * from './schema-features.js';
@@ -223,6 +224,7 @@ export interface Schema {
   realm_user_defaults: RealmUserDefaultsTable;
   bot_settings: BotSettingsTable;
   bot_storage: BotStorageTable;
+  image_previews: ImagePreviewTable;
   reactions: ReactionTable;
   realm_emoji: RealmEmojiTable;
   linkifiers: LinkifierTable;
