@@ -129,6 +129,7 @@ try {
   const logged = server.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
   const stalls = logged.filter((l) => /^event loop blocked/.test(l.msg));
   for (const failure of logged.filter((l) => l.level >= 50).slice(0, 3)) log(`server error: ${failure.msg} ${failure.method ?? ''} ${failure.url ?? ''} ${failure.err?.message ?? ''}`);
+  for (const s of stalls.slice(0, 5)) log(`server stall: ${s.event_loop_delay_ms} ms during ${JSON.stringify(s.requests ?? [])}`);
   rows.push({
     id: 'B11', figure: 'during B11: probe calls; event-loop stalls over 100 ms the server logged (longest); load average before / after',
     result: `${n(probe.calls)}${probe.errors.length ? ` (${probe.errors.length} failed)` : ''}; ${stalls.length} (${ms(Math.max(0, ...stalls.map((s) => s.event_loop_delay_ms)))}); ${loadBefore} / ${loadAverage()}`,

@@ -39,6 +39,8 @@ export interface Config {
   requestTimeoutSeconds: number;
   idleTimeoutSeconds: number;
   maxConnectionsPerIp: number;
+  dbPoolSize: number;
+  readPoolSize?: number;
   eventLoopWarnMs: number;
 }
 
@@ -88,6 +90,8 @@ export const SETTINGS: Setting[] = [
   { key: 'headersTimeoutSeconds', env: 'PARLANCE_HEADERS_TIMEOUT_SECONDS', kind: 'int', default: 30, help: "a request's headers must arrive within this long" },
   { key: 'requestTimeoutSeconds', env: 'PARLANCE_REQUEST_TIMEOUT_SECONDS', kind: 'int', default: 120, help: 'a whole request (headers and body) must arrive within this long; 0 for no limit' },
   { key: 'idleTimeoutSeconds', env: 'PARLANCE_IDLE_TIMEOUT_SECONDS', kind: 'int', default: 120, help: 'a connection silent this long is closed (never less than the heartbeat interval plus 10% and 5 s)' },
+  { key: 'dbPoolSize', env: 'PARLANCE_DB_POOL_SIZE', kind: 'int', default: 10, help: 'PostgreSQL: connections for writes and short reads' },
+  { key: 'readPoolSize', env: 'PARLANCE_READ_POOL_SIZE', kind: 'int', help: 'connections for long reads (histories, searches, register): worker threads on SQLite (default: the number of CPUs plus one, at most 4), a second pool on PostgreSQL (default 10); register snapshots take all but one' },
   { key: 'maxConnectionsPerIp', env: 'PARLANCE_MAX_CONNECTIONS_PER_IP', kind: 'int', default: 500, help: 'connections one IP address may hold open; 0 for no limit' },
   { key: 'eventLoopWarnMs', env: 'PARLANCE_EVENT_LOOP_WARN_MS', kind: 'int', default: 100, help: 'an event-loop stall longer than this is logged (warn) with the requests running then; 0 turns the check off' },
 ];

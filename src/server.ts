@@ -1,4 +1,5 @@
 // Starts and stops one server process: database, services, HTTP.
+import os from 'node:os';
 import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { App } from './app.js';
@@ -30,13 +31,14 @@ export interface Running {
 }
 
 export async function openApp(config: Config, log = pino({ level: config.logLevel })): Promise<{ app: App; database: Database }> {
-  const opened = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const opened = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
   // The app's shared connections close together.
   const database: Database = { ...opened, close: async () => (await redis?.quit(), opened.close()) };
   const app: App = {
     config,
     db: database.db,
+    reads: database.db,
     dialect: database.dialect,
     log,
     redis,
@@ -52,6 +54,7 @@ export async function startServer(config: Config): Promise<Running> {
   const { app, database } = await openApp(config);
   database.enableCache();
   database.checkpointInBackground(app.log);
+  app.reads = database.openReadPool(config.readPoolSize ?? (app.dialect === 'sqlite' ? Math.min(4, os.availableParallelism() + 1) : 10));
   const events = new EventSystem(app, {
     heartbeatSeconds: config.heartbeatSeconds,
     coalesceMs: config.eventCoalesceMs,

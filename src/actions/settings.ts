@@ -51,15 +51,15 @@ function checkSettings(raw: Record<string, unknown>): Record<string, boolean | n
 async function targetsOf(tx: Db, realm: Realm, t: NonNullable<SettingsInput['targetUsers']>): Promise<User[]> {
   const ids = new Set<number>(t.user_ids ?? []);
   const users = await findUsers(tx, realm.id, [...ids]);
+  const byId = new Map(users.map((u) => [u.id, u]));
   for (const id of ids) {
-    const u = users.find((x) => x.id === id);
-    if (!u || !u.isActive) throw new ApiError(`Invalid user ID: ${id}`);
+    if (!byId.get(id)?.isActive) throw new ApiError(`Invalid user ID: ${id}`);
   }
   if (t.group_ids?.length) {
     const groups = await findGroups(tx, realm.id, t.group_ids);
     for (const id of t.group_ids) if (!groups.has(id)) throw new ApiError(`Invalid user group ID: ${id}`);
     const members = await findUsers(tx, realm.id, (await groupMemberIds(tx, t.group_ids)).filter((id) => !ids.has(id)));
-    users.push(...members.filter((u) => u.isActive));
+    for (const u of members) if (u.isActive) users.push(u);
   }
   return users;
 }

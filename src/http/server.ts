@@ -14,7 +14,7 @@ import { fastifyPath, pathValues, type AnyRoute, type Method } from './route.js'
 import type { User } from '../store/users.js';
 import type { Realm } from '../store/realms.js';
 import { syncCaches } from '../store/cache.js';
-import { JsonText, stringifyWithText } from '../lib/json-text.js';
+import { serializeBody } from '../lib/json-text.js';
 import type { RequestTracker } from './loop-monitor.js';
 
 const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
@@ -195,8 +195,9 @@ async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: Fastify
     ...(result ?? {}),
     ...(parsed.ignored.length ? { ignored_parameters_unsupported: parsed.ignored } : {}),
   };
-  if (!Object.values(body).some((v) => v instanceof JsonText)) return body;
-  return reply.type('application/json; charset=utf-8').send(stringifyWithText(body));
+  const text = serializeBody(body);
+  if (text === null) return body;
+  return reply.type('application/json; charset=utf-8').send(await text);
 }
 
 // Behind a reverse proxy every connection comes from the proxy: the client's address is the one the trusted

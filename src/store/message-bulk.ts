@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import { insertRows, type Column } from './bulk.js';
 import type { Db, Tx } from './db.js';
-import { messageValues, USER_MESSAGE_COLUMNS, type NewMessage } from './messages.js';
+import { messageValues, storedFlags, USER_MESSAGE_COLUMNS, type NewMessage } from './messages.js';
 import { dialectOf, indexNewMessages } from './search.js';
 
 export interface BulkMessage {
@@ -45,7 +45,7 @@ export async function insertMessages(tx: Tx, batch: BulkMessage[]): Promise<numb
   await insertRows(tx, 'messages', columns, values.map((v) => columns.map(([name]) => v[name as keyof typeof v])));
   await indexNewMessages(tx, ids);
   // In the key's order (user, message): each user's rows go to one place of the b-tree.
-  const rows = batch.flatMap((b, i) => b.recipients.map((r) => [r.userId, ids[i], r.flags]));
+  const rows = batch.flatMap((b, i) => b.recipients.map((r) => [r.userId, ids[i], storedFlags(b.message, r.flags)]));
   rows.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   await insertRows(tx, 'user_messages', USER_MESSAGE_COLUMNS, rows);
   return ids;

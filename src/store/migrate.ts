@@ -20,6 +20,7 @@ import { cacheLogAndClustering } from './migrations/019-performance.js';
 import { identity } from './migrations/020-identity.js';
 import { botStorage } from './migrations/021-bot-storage.js';
 import { uploadSpace } from './migrations/025-upload-space.js';
+import { historyIndexes } from './migrations/027-history-indexes.js';
 import { imagePreviews } from './migrations/028-image-previews.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
@@ -44,6 +45,7 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '020-identity': identity,
   '021-bot-storage': botStorage,
   '025-upload-space': uploadSpace,
+  '027-history-indexes': historyIndexes,
   '028-image-previews': imagePreviews,
 };
 

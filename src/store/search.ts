@@ -83,9 +83,23 @@ export const postgresSearchDocument = (table = '') => `to_tsvector('english', tr
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
+// SQLite: the FTS5 query of a `search` operand's words; null when it has only stop words.
+export function searchMatch(text: string): string | null {
+  const { words } = parseSearch(text);
+  return words.length ? words.map((w) => `"${w}"`).join(' ') : null;
+}
+
+// The operand's quoted phrases, each of which must appear verbatim; null when it has none.
+export function searchPhrases(text: string): Expression<SqlBool> | null {
+  const parts = parseSearch(text).phrases.map(
+    (p) => sql<SqlBool>`(lower(m.content) like ${likePattern(p)} escape '\\' or m.topic_key like ${likePattern(p)} escape '\\')`,
+  );
+  return parts.length ? (parts.length === 1 ? parts[0] : sql<SqlBool>`(${sql.join(parts, sql` and `)})`) : null;
+}
+
 // The condition for one `search` operand, on messages aliased `m`.
 export function searchCondition(dialect: Dialect, text: string): Expression<SqlBool> {
-  const { words, phrases } = parseSearch(text);
+  const { words } = parseSearch(text);
   // Only stop words: the reference server's query is empty and matches nothing.
   if (!words.length) return sql<SqlBool>`1 = 0`;
   const parts: Expression<SqlBool>[] = [];
@@ -95,11 +109,9 @@ export function searchCondition(dialect: Dialect, text: string): Expression<SqlB
     // word in 1% of 100,000 messages, instead of 10 ms).
     parts.push(sql<SqlBool>`m.id = any(array(select id from messages where ${sql.raw(postgresSearchDocument())} @@ plainto_tsquery('english', ${text})))`);
   } else {
-    const query = words.map((w) => `"${w}"`).join(' ');
-    parts.push(sql<SqlBool>`m.id in (select rowid from message_search where message_search match ${query})`);
+    parts.push(sql<SqlBool>`m.id in (select rowid from message_search where message_search match ${searchMatch(text)})`);
   }
-  for (const p of phrases) {
-    parts.push(sql<SqlBool>`(lower(m.content) like ${likePattern(p)} escape '\\' or m.topic_key like ${likePattern(p)} escape '\\')`);
-  }
+  const phrases = searchPhrases(text);
+  if (phrases) parts.push(phrases);
   return parts.length === 1 ? parts[0] : sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
 }

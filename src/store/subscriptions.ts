@@ -87,6 +87,25 @@ export async function subscriberIds(db: Db, streamIds: number[]): Promise<Map<nu
   return new Map(streamIds.map((id) => [id, [...lists.get(id)!]]));
 }
 
+// How many active subscribers (deactivated users excluded) each channel has, counted by the database: register
+// and channel lists need only the numbers, and listing every subscriber of 2,000 channels is 570,000 rows.
+export async function subscriberCounts(db: Db, streamIds: number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>(streamIds.map((id) => [id, 0]));
+  for (let i = 0; i < streamIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('subscriptions')
+      .innerJoin('users', 'users.id', 'subscriptions.user_id')
+      .select(['subscriptions.stream_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('subscriptions.stream_id', 'in', streamIds.slice(i, i + 500))
+      .where('subscriptions.active', '=', 1)
+      .where('users.is_active', '=', 1)
+      .groupBy('subscriptions.stream_id')
+      .execute();
+    for (const r of rows) out.set(r.stream_id, Number(r.n));
+  }
+  return out;
+}
+
 async function loadSubscriberIds(db: Db, streamIds: number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(streamIds.map((id) => [id, []]));
   for (let i = 0; i < streamIds.length; i += 500) {
