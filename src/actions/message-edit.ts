@@ -28,7 +28,7 @@ import { syncAttachmentClaims } from './attachment-claims.js';
 export const PROPAGATE_MODES = ['change_one', 'change_later', 'change_all'];
 // Messages moved per transaction: each batch's rows (deleted for those who lose access, added for a channel with
 // protected history) are a few hundred thousand at most in a channel of 1,000.
-const MOVE_BATCH = 200;
+const MOVE_BATCH = 100;
 
 export interface EditInput {
   content?: string;
