@@ -42,7 +42,7 @@ const FORGET_ALL_AFTER_MS = (CHANGE_LOG_KEEP_SECONDS * 1000) / 2;
 
 type ChangeRow = { id: number; origin: string; tables: string };
 
-function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const v of Object.values(value)) deepFreeze(v);
