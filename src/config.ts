@@ -37,6 +37,7 @@ export interface Config {
   requestTimeoutSeconds: number;
   idleTimeoutSeconds: number;
   maxConnectionsPerIp: number;
+  sessionDays: number;
 }
 
 interface Setting {
@@ -84,6 +85,7 @@ export const SETTINGS: Setting[] = [
   { key: 'requestTimeoutSeconds', env: 'PARLANCE_REQUEST_TIMEOUT_SECONDS', kind: 'int', default: 120, help: 'a whole request (headers and body) must arrive within this long; 0 for no limit' },
   { key: 'idleTimeoutSeconds', env: 'PARLANCE_IDLE_TIMEOUT_SECONDS', kind: 'int', default: 120, help: 'a connection silent this long is closed (never less than the heartbeat interval plus 10% and 5 s)' },
   { key: 'maxConnectionsPerIp', env: 'PARLANCE_MAX_CONNECTIONS_PER_IP', kind: 'int', default: 500, help: 'connections one IP address may hold open; 0 for no limit' },
+  { key: 'sessionDays', env: 'PARLANCE_SESSION_DAYS', kind: 'int', default: 14, help: 'a browser session ends after this many days without use (at least 1)' },
 ];
 
 export function loadConfig(overrides: Partial<Record<keyof Config, string | number | undefined>> = {}, env = process.env): Config {

@@ -19,6 +19,7 @@ import { usersOrg } from './migrations/016-users-org.js';
 import { cacheLogAndClustering } from './migrations/019-performance.js';
 import { uploadSpace } from './migrations/025-upload-space.js';
 import { botStorage } from './migrations/021-bot-storage.js';
+import { sessions } from './migrations/029-sessions.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '019-performance': cacheLogAndClustering,
   '021-bot-storage': botStorage,
   '025-upload-space': uploadSpace,
+  '029-sessions': sessions,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

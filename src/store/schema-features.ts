@@ -197,3 +197,12 @@ export interface BotStorageTable {
   value: string;
   size: number;
 }
+
+export interface SessionTable {
+  token_hash: string;
+  user_id: number;
+  realm_id: number;
+  csrf_token: string;
+  created: number;
+  expires: number;
+}

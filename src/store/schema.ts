@@ -24,6 +24,7 @@ import type {
   RealmUserDefaultsTable,
   BotSettingsTable,
   BotStorageTable,
+  SessionTable,
 } from './schema-features.js';
 
 export type * from './schema-features.js';
@@ -221,6 +222,7 @@ export interface Schema {
   realm_user_defaults: RealmUserDefaultsTable;
   bot_settings: BotSettingsTable;
   bot_storage: BotStorageTable;
+  sessions: SessionTable;
   reactions: ReactionTable;
   realm_emoji: RealmEmojiTable;
   linkifiers: LinkifierTable;
