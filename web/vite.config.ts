@@ -2,6 +2,7 @@
 // server (`npm run dev:web`), which sends the API and the login pages to a running Parlance server.
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { emojiGroups } from './build/emoji-groups.ts';
 
 const backend = process.env.PARLANCE_DEV_BACKEND ?? 'http://127.0.0.1:9991';
 const proxied = ['/json', '/login', '/accounts', '/static/login.js', '/user_uploads', '/avatar', '/user_avatars', '/join'];
@@ -9,7 +10,7 @@ const proxied = ['/json', '/login', '/accounts', '/static/login.js', '/user_uplo
 export default defineConfig(({ command }) => ({
   root: import.meta.dirname,
   base: command === 'build' ? '/static/' : '/',
-  plugins: [react()],
+  plugins: [react(), emojiGroups()],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,

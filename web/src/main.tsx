@@ -1,3 +1,45 @@
+// The app's start: register (the snapshot and the event queue), then render; the router, theme, keyboard,
+// notifications and presence start once the state is there. No session: the login page, which brings the person
+// back to the view they were opening.
 import { createRoot } from 'react-dom/client';
+import { api, ApiError } from './api/client';
+import { start } from './data/session';
+import { startPresence } from './data/presence';
+import { startRouter } from './app/router';
+import { startTheme } from './app/theme';
+import { App } from './app/App';
+import { installShortcuts } from './keyboard/shortcuts';
+import { installContentEvents } from './feed/contentEvents';
+import { startNotifications } from './notifications/notify';
+import './styles/base.css';
 
-createRoot(document.getElementById('root')!).render(<main>Parlance</main>);
+const root = createRoot(document.getElementById('root')!);
+
+const toLogin = () => location.replace(`/login/${location.hash}`);
+api.onUnauthorized = toLogin;
+
+function failed(message: string): void {
+  root.render(
+    <div className="empty-state" role="alert">
+      <h2>Parlance could not start</h2>
+      <p>{message}</p>
+      <p><button type="button" className="button primary" onClick={() => location.reload()}>Try again</button></p>
+    </div>,
+  );
+}
+
+startTheme();
+start().then(
+  () => {
+    startRouter();
+    installShortcuts();
+    installContentEvents();
+    startNotifications();
+    startPresence();
+    root.render(<App />);
+  },
+  (err: unknown) => {
+    if (err instanceof ApiError && err.status === 401) return toLogin();
+    failed(err instanceof Error ? err.message : String(err));
+  },
+);

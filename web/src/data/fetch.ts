@@ -1,0 +1,107 @@
+// Loading messages into the list of a narrow: the first page around an anchor (the first unread message, or a
+// linked one), then older or newer pages as the person scrolls. One request per list and direction at a time.
+import { api } from '../api/client';
+import type { Message } from '../api/types';
+import { matchContext } from './events/messages';
+import { mergeFetched, type FetchKind } from './lists';
+import { apiNarrow, matches, narrowKey, type Term } from './narrow';
+import { produce } from './reduce';
+import { server, state } from './session';
+
+const inFlight = new Map<string, Promise<FetchResult>>();
+
+export interface FetchResult {
+  anchor?: number; // the message the first page opened at (first unread, or the one asked for)
+  error?: string;
+}
+
+interface MessagesAnswer {
+  messages: Message[];
+  anchor: number;
+  found_anchor: boolean;
+  found_oldest: boolean;
+  found_newest: boolean;
+}
+
+export const PAGE = 100;
+const FIRST_PAGE = 60;
+
+export function loadMessages(terms: Term[], kind: FetchKind, near?: number): Promise<FetchResult> {
+  const key = narrowKey(terms);
+  const flight = `${key}|${kind}`;
+  const running = inFlight.get(flight);
+  if (running) return running;
+  const p = doLoad(terms, key, kind, near).finally(() => inFlight.delete(flight));
+  inFlight.set(flight, p);
+  return p;
+}
+
+export const isLoading = (terms: Term[], kind: FetchKind) => inFlight.has(`${narrowKey(terms)}|${kind}`);
+
+async function doLoad(terms: Term[], key: string, kind: FetchKind, near?: number): Promise<FetchResult> {
+  const list = state().lists.get(key);
+  let params: Record<string, unknown>;
+  if (kind === 'initial' || !list || !list.ids.length) {
+    params = { anchor: near ?? 'first_unread', num_before: FIRST_PAGE, num_after: FIRST_PAGE };
+    kind = 'initial';
+  } else if (kind === 'older') params = { anchor: list.ids[0], num_before: PAGE, num_after: 0, include_anchor: false };
+  else params = { anchor: list.ids[list.ids.length - 1], num_before: 0, num_after: PAGE, include_anchor: false };
+  let res: MessagesAnswer;
+  try {
+    res = await api.get<MessagesAnswer>('/messages', { ...params, narrow: apiNarrow(terms), apply_markdown: true, client_gravatar: true });
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+  const registeredAt = state();
+  server.update((s) => {
+    if (!s || s.me !== registeredAt.me) return s; // registered again meanwhile: this answer belongs to the old state
+    return produce(s, (d) => {
+      const messages = d.mut('messages');
+      // A copy updated by events while the request ran is newer than the answer's.
+      for (const m of res.messages) if (!messages.has(m.id)) messages.set(m.id, m);
+      let next = mergeFetched(d.get('lists').get(key), terms, kind as FetchKind, {
+        ids: res.messages.map((m) => m.id),
+        foundOldest: res.found_oldest,
+        foundNewest: res.found_newest,
+      });
+      // Messages that arrived by event while the first page was on its way, after its newest.
+      if (next.foundNewest && next.ids.length) {
+        const last = next.ids[next.ids.length - 1];
+        const ctx = matchContext({ me: d.get('me'), userTopics: d.get('userTopics') });
+        const later = [...messages.values()].filter((m) => m.id > last && matches(terms, m, ctx) === true).map((m) => m.id).sort((a, b) => a - b);
+        if (later.length) next = { ...next, ids: [...next.ids, ...later] };
+      }
+      d.mut('lists').set(key, next);
+    });
+  });
+  return { anchor: kind === 'initial' ? (res.found_anchor || near === undefined ? res.anchor : undefined) : undefined };
+}
+
+// Drops the lists of narrows not shown, keeping memory bounded on long sessions (their messages stay shared).
+export function forgetLists(keep: string[]): void {
+  server.update((s) => s && produce(s, (d) => {
+    for (const key of d.get('lists').keys()) if (!keep.includes(key)) d.mut('lists').delete(key);
+  }));
+}
+
+let recentLoaded: Promise<void> | null = null;
+
+// The newest messages of every conversation (for Recent conversations): fetched once; events keep them current.
+export function loadRecent(): Promise<void> {
+  recentLoaded ??= api.get<MessagesAnswer>('/messages', { anchor: 'newest', num_before: 1000, num_after: 0, narrow: [], apply_markdown: true, client_gravatar: true })
+    .then((res) => {
+      server.update((s) => s && produce(s, (d) => {
+        const messages = d.mut('messages');
+        for (const m of res.messages) if (!messages.has(m.id)) messages.set(m.id, m);
+      }));
+    })
+    .catch((err) => {
+      recentLoaded = null;
+      throw err;
+    });
+  return recentLoaded;
+}
+
+export function forgetRecent(): void {
+  recentLoaded = null;
+}

@@ -1,0 +1,212 @@
+// A list of rows of varying height of which only those near the viewport are in the DOM. Heights are measured
+// after render (estimated before), and one row — the anchor — keeps its place on screen whatever changes above
+// it: pages of older messages, images loading, rows measured taller than their estimate. At the bottom, the
+// list stays at the bottom as rows arrive.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { layout, visibleRange } from './layout';
+
+export interface ScrollRequest {
+  key: number;
+  align: 'start' | 'center' | 'nearest' | 'end';
+  seq: number; // a new request each time, even for the same row
+}
+
+export interface VirtualListProps<T> {
+  items: T[];
+  keyOf(item: T): number;
+  estimate(item: T, index: number): number;
+  render(item: T, index: number): ReactNode;
+  header?: ReactNode;
+  footer?: ReactNode;
+  scrollRequest?: ScrollRequest;
+  // Called after scrolling settles (and after renders): rows now fully visible, and how near the ends are.
+  onViewport?(visible: number[], nearTop: boolean, nearBottom: boolean): void;
+  className?: string;
+  label?: string;
+}
+
+const OVERSCAN_PX = 800;
+const MAX_ROWS = 150; // whatever the viewport, the DOM holds at most this many rows
+const NEAR_END_PX = 1200;
+
+export function VirtualList<T>(props: VirtualListProps<T>) {
+  const { items, keyOf, estimate, render } = props;
+  const scroller = useRef<HTMLDivElement>(null);
+  const heights = useRef(new Map<number, number>());
+  const [version, setVersion] = useState(0);
+  const [view, setView] = useState({ top: 0, height: 800 });
+  const anchor = useRef<{ key: number; offset: number } | null>(null);
+  const atBottom = useRef(false);
+  const rowEls = useRef(new Map<number, HTMLElement>());
+  const observer = useRef<ResizeObserver | null>(null);
+  const settleTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const headerRef = useRef<HTMLDivElement>(null);
+
+  const keys = useMemo(() => items.map(keyOf), [items, keyOf]);
+  const tops = useMemo(
+    () => layout(keys.map((k, i) => heights.current.get(k) ?? estimate(items[i], i))),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [keys, items, version],
+  );
+  const headerHeight = headerRef.current?.offsetHeight ?? 0;
+  const [first, last] = visibleRange(tops, view.top - headerHeight - OVERSCAN_PX, view.top - headerHeight + view.height + OVERSCAN_PX, MAX_ROWS);
+
+  // One observer for all rows: a changed height re-lays the list out.
+  useEffect(() => {
+    observer.current = new ResizeObserver((entries) => {
+      let changed = false;
+      for (const e of entries) {
+        const key = Number((e.target as HTMLElement).dataset.key);
+        const h = (e.target as HTMLElement).offsetHeight;
+        if (h && heights.current.get(key) !== h) {
+          heights.current.set(key, h);
+          changed = true;
+        }
+      }
+      if (changed) setVersion((v) => v + 1);
+    });
+    return () => observer.current?.disconnect();
+  }, []);
+
+  // One ref callback per row key, so that re-renders do not detach and re-attach every row.
+  const refs = useRef(new Map<number, (el: HTMLElement | null) => void>());
+  const refFor = (key: number) => {
+    let fn = refs.current.get(key);
+    if (!fn) {
+      fn = (el: HTMLElement | null) => {
+        const old = rowEls.current.get(key);
+        if (old && old !== el) observer.current?.unobserve(old);
+        if (el) {
+          rowEls.current.set(key, el);
+          observer.current?.observe(el);
+        } else {
+          rowEls.current.delete(key);
+          refs.current.delete(key);
+        }
+      };
+      refs.current.set(key, fn);
+    }
+    return fn;
+  };
+
+  const viewportTop = () => scroller.current!.getBoundingClientRect().top;
+
+  // The first row whose bottom is below the viewport's top: it keeps its place through layout changes.
+  const takeAnchor = useCallback(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const top = viewportTop();
+    let best: { key: number; offset: number } | null = null;
+    for (const [key, row] of rowEls.current) {
+      const r = row.getBoundingClientRect();
+      if (r.bottom > top + 1 && (!best || r.top - top < best.offset)) best = { key, offset: r.top - top };
+    }
+    anchor.current = best;
+    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 4;
+  }, []);
+
+  const reportViewport = useCallback(() => {
+    const el = scroller.current;
+    if (!el || !props.onViewport) return;
+    const top = viewportTop();
+    const bottom = top + el.clientHeight;
+    const visible: number[] = [];
+    for (const [key, row] of rowEls.current) {
+      const r = row.getBoundingClientRect();
+      // Fully visible, or taller than the viewport and covering it.
+      if ((r.top >= top - 2 && r.bottom <= bottom + 2) || (r.top <= top && r.bottom >= bottom)) visible.push(key);
+    }
+    props.onViewport(visible.sort((a, b) => a - b), el.scrollTop < NEAR_END_PX, el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END_PX);
+  }, [props]);
+
+  const onScroll = useCallback(() => {
+    const el = scroller.current!;
+    takeAnchor();
+    setView((v) => (v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight }));
+    clearTimeout(settleTimer.current);
+    settleTimer.current = setTimeout(reportViewport, 120);
+  }, [takeAnchor, reportViewport]);
+
+  useEffect(() => {
+    const el = scroller.current!;
+    const ro = new ResizeObserver(() => setView({ top: el.scrollTop, height: el.clientHeight }));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  // After every render: keep the anchor row where it was, or stay at the bottom.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    if (atBottom.current) {
+      el.scrollTop = el.scrollHeight;
+    } else if (anchor.current) {
+      const row = rowEls.current.get(anchor.current.key);
+      if (row) {
+        const delta = row.getBoundingClientRect().top - viewportTop() - anchor.current.offset;
+        if (Math.abs(delta) > 0.5) el.scrollTop += delta;
+      }
+    }
+    if (el.scrollTop !== view.top || el.clientHeight !== view.height) setView({ top: el.scrollTop, height: el.clientHeight });
+    clearTimeout(settleTimer.current);
+    settleTimer.current = setTimeout(reportViewport, 120);
+  });
+
+  // Scrolling to a row (opening at a message, keyboard selection): placed by its computed position, then held
+  // there as the anchor while the rows around it are measured.
+  useLayoutEffect(() => {
+    const req = props.scrollRequest;
+    const el = scroller.current;
+    if (!req || !el) return;
+    const index = keys.indexOf(req.key);
+    if (index < 0) return;
+    const rowTop = tops[index] + headerHeight;
+    const rowHeight = tops[index + 1] - tops[index];
+    const vh = el.clientHeight;
+    let target = el.scrollTop;
+    if (req.align === 'start') target = rowTop - 8;
+    else if (req.align === 'center') target = rowTop - vh / 3;
+    else if (req.align === 'end') target = el.scrollHeight;
+    else if (rowTop < el.scrollTop + 8) target = rowTop - 8;
+    else if (rowTop + rowHeight > el.scrollTop + vh - 8) target = Math.min(rowTop - 8, rowTop + rowHeight - vh + 8);
+    if (req.align === 'end') {
+      atBottom.current = true;
+      el.scrollTop = el.scrollHeight;
+    } else {
+      el.scrollTop = Math.max(0, target);
+      atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 4;
+      anchor.current = atBottom.current ? null : { key: req.key, offset: rowTop - el.scrollTop };
+    }
+    setView({ top: el.scrollTop, height: vh });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.scrollRequest?.seq]);
+
+  // Rows gone from the list forget their heights (the list of a long session stays small).
+  useEffect(() => {
+    if (heights.current.size > keys.length * 2 + 500) {
+      const live = new Set(keys);
+      for (const k of heights.current.keys()) if (!live.has(k)) heights.current.delete(k);
+    }
+  }, [keys]);
+
+  const topSpace = first < keys.length ? tops[first] : tops[keys.length];
+  const bottomSpace = tops[keys.length] - tops[Math.min(last + 1, keys.length)];
+  const rows: ReactNode[] = [];
+  for (let i = first; i <= last && i < items.length; i++) {
+    const key = keys[i];
+    rows.push(
+      <div key={key} data-key={key} ref={refFor(key)} className="vrow">
+        {render(items[i], i)}
+      </div>,
+    );
+  }
+  return (
+    <div ref={scroller} className={`vlist ${props.className ?? ''}`} onScroll={onScroll} role="log" aria-label={props.label} tabIndex={-1}>
+      <div ref={headerRef}>{props.header}</div>
+      <div style={{ height: topSpace }} aria-hidden="true" />
+      {rows}
+      <div style={{ height: bottomSpace }} aria-hidden="true" />
+      {props.footer}
+    </div>
+  );
+}

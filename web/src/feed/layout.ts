@@ -1,0 +1,34 @@
+// The arithmetic of the virtual list: where each row starts, and which rows a stretch of the list shows.
+
+// tops[i] is where row i starts; tops[n] is the height of all rows.
+export function layout(heights: number[]): Float64Array {
+  const tops = new Float64Array(heights.length + 1);
+  for (let i = 0; i < heights.length; i++) tops[i + 1] = tops[i] + heights[i];
+  return tops;
+}
+
+// The first row whose end is past `y` (binary search); the last row for a position past the end.
+export function rowAt(tops: Float64Array, y: number): number {
+  let lo = 0;
+  let hi = Math.max(0, tops.length - 2);
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (tops[mid + 1] <= y) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// The rows that meet [from, to], at most `max` of them (around the middle of the stretch when there are more).
+export function visibleRange(tops: Float64Array, from: number, to: number, max: number): [number, number] {
+  const n = tops.length - 1;
+  if (n === 0) return [0, -1];
+  let first = rowAt(tops, Math.max(0, from));
+  let last = rowAt(tops, Math.max(0, to));
+  if (last - first + 1 > max) {
+    const mid = rowAt(tops, (Math.max(0, from) + Math.max(0, to)) / 2);
+    first = Math.max(0, mid - (max >> 1));
+    last = Math.min(n - 1, first + max - 1);
+  }
+  return [first, last];
+}

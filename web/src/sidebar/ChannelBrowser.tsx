@@ -1,0 +1,45 @@
+// Every channel one may join: filter by name, subscribe or unsubscribe, open it.
+import { useEffect, useRef, useState } from 'react';
+import { subscribe, unsubscribe } from '../data/actions';
+import { useServer } from '../data/hooks';
+import { hashOf } from '../app/router';
+import { Icon } from '../app/icons';
+
+export default function ChannelBrowser({ onClose }: { onClose(): void }) {
+  const channels = useServer((s) => s.channels);
+  const subs = useServer((s) => s.subs);
+  const [filter, setFilter] = useState('');
+  const [error, setError] = useState('');
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  const list = [...channels.values()].filter((c) => !c.is_archived && c.name.toLowerCase().includes(filter.toLowerCase())).sort((a, b) => a.name.localeCompare(b.name));
+  const act = (p: Promise<unknown>) => p.catch((e: Error) => setError(e.message));
+  return (
+    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+      <div className="modal channel-browser" role="dialog" aria-modal="true" aria-labelledby="channels-title" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+        <h2 id="channels-title">Channels</h2>
+        <input ref={input} type="search" placeholder="Filter channels" aria-label="Filter channels" value={filter} onChange={(e) => setFilter(e.target.value)} className="wide-input" />
+        {error && <p className="error-text" role="alert">{error}</p>}
+        <ul className="channel-list">
+          {list.map((c) => {
+            const subscribed = subs.has(c.stream_id);
+            return (
+              <li key={c.stream_id}>
+                <div className="channel-info">
+                  <a href={hashOf({ view: 'messages', terms: [{ operator: 'channel', operand: c.stream_id }] })} onClick={onClose}>{c.invite_only ? <Icon name="lock" size={11} /> : '#'} {c.name}</a>
+                  {c.description && <span className="detail">{c.description}</span>}
+                </div>
+                {c.subscriber_count !== undefined && <span className="detail">{c.subscriber_count} {c.subscriber_count === 1 ? 'subscriber' : 'subscribers'}</span>}
+                <button type="button" className={`button${subscribed ? '' : ' primary'}`} onClick={() => void act(subscribed ? unsubscribe([c.name]) : subscribe([c.name]))}>
+                  {subscribed ? 'Unsubscribe' : 'Subscribe'}
+                </button>
+              </li>
+            );
+          })}
+          {!list.length && <li className="detail">No channel matches.</li>}
+        </ul>
+        <div className="actions"><button type="button" className="button" onClick={onClose}>Close</button></div>
+      </div>
+    </div>
+  );
+}
