@@ -6,6 +6,8 @@ import { useServer } from '../data/hooks';
 import { SearchBox } from '../search/SearchBox';
 import { setUi } from './ui';
 import { Icon } from './icons';
+import { Avatar } from './Avatar';
+import { requestNotificationPermission } from '../notifications/notify';
 
 export function logOut(): void {
   // A form post, so that the server's redirect takes the browser to the login page.
@@ -32,12 +34,12 @@ export function TopBar() {
       <button type="button" className="icon-button menu-toggle" aria-label="Show channels and conversations" onClick={() => setUi((u) => ({ leftOpen: !u.leftOpen }))}><Icon name="menu" size={18} /></button>
       <a className="org" href="#inbox" title={realmName}>
         <img src="/static/favicon.svg" alt="" />
-        <span>{realmName}</span>
+        <span className="org-name">{realmName}</span>
       </a>
       <SearchBox />
       <div className="personal">
-        <button type="button" className="icon-button" aria-haspopup="menu" aria-expanded={menu} onClick={() => setMenu(!menu)} title={me.email}>
-          {me.fullName} ▾
+        <button type="button" className="icon-button personal-button" aria-haspopup="menu" aria-expanded={menu} onClick={() => setMenu(!menu)} title={me.email} aria-label={`${me.fullName}: menu`}>
+          <Avatar userId={me.userId} size={24} /> <span className="my-name">{me.fullName}</span> ▾
         </button>
         {menu && (
           <div className="popover menu personal-menu" role="menu" onKeyDown={(e) => e.key === 'Escape' && close()}>
@@ -46,6 +48,9 @@ export function TopBar() {
             </button>
             <button role="menuitem" type="button" onClick={() => { close(); void updateSetting('color_scheme', 1); }}>Theme of the system</button>
             <button role="menuitem" type="button" onClick={() => { close(); setUi({ overlay: { kind: 'help' } }); }}>Keyboard shortcuts <span className="key">?</span></button>
+            {typeof Notification !== 'undefined' && Notification.permission === 'default' && (
+              <button role="menuitem" type="button" onClick={() => { close(); requestNotificationPermission(); }}>Enable desktop notifications</button>
+            )}
             <hr />
             <button role="menuitem" type="button" onClick={logOut}>Log out</button>
           </div>

@@ -3,7 +3,7 @@
 import { markNarrowRead, setTopicVisibility, subscribe } from '../data/actions';
 import { useServer } from '../data/hooks';
 import { channelOf, dmOf, topicKey, topicOf, type Term } from '../data/narrow';
-import { conversationTitle } from '../data/selectors';
+import { conversationTitle, countsOf, type UnreadCounts } from '../data/selectors';
 import { hashOf } from '../app/router';
 import { Icon } from '../app/icons';
 
@@ -29,7 +29,21 @@ export function viewTitle(terms: Term[], channelName: (id: number) => string | u
   return terms.map((t) => `${t.negated ? '-' : ''}${t.operator}:${t.operator === 'channel' ? channelName(Number(t.operand)) ?? t.operand : t.operand}`).join(' ');
 }
 
-const POLICIES: [number, string][] = [[0, 'Default'], [1, 'Muted'], [2, 'Unmuted'], [3, 'Followed']];
+// Unread messages in the view, when the counts tell (undefined for searches and the like).
+export function unreadInView(terms: Term[], c: UnreadCounts): number | undefined {
+  const channel = channelOf(terms);
+  const topic = topicOf(terms);
+  const dm = dmOf(terms);
+  if (!terms.length) return c.total;
+  if (channel !== undefined && topic !== undefined && terms.length === 2) return c.topics.get(topicKey(channel, topic)) ?? 0;
+  if (channel !== undefined && terms.length === 1) return c.streams.get(channel) ?? 0;
+  if (dm && terms.length === 1) return c.dms.get(dm.join(',')) ?? 0;
+  if (terms.length === 1 && terms[0].operator === 'is' && terms[0].operand === 'dm') return c.dmTotal;
+  if (terms.length === 1 && terms[0].operator === 'is' && terms[0].operand === 'mentioned') return c.mentions;
+  return undefined;
+}
+
+const POLICIES: [number, string][] = [[0, 'Topic: default'], [1, 'Topic: muted'], [2, 'Topic: unmuted'], [3, 'Topic: followed']];
 
 export function ViewHeader({ terms }: { terms: Term[] }) {
   const title = useViewTitle(terms);
@@ -39,6 +53,7 @@ export function ViewHeader({ terms }: { terms: Term[] }) {
   const info = useServer((s) => (channel !== undefined ? s.channels.get(channel) : undefined));
   const policy = useServer((s) => (channel !== undefined && topic !== undefined ? s.userTopics.get(topicKey(channel, topic)) ?? 0 : 0));
   const dm = dmOf(terms);
+  const unread = useServer((s) => unreadInView(terms, countsOf(s)));
   return (
     <header className="view-header">
       {sub && <span className="swatch" style={{ background: sub.color }} aria-hidden="true">{sub.invite_only ? <Icon name="lock" size={11} /> : '#'}</span>}
@@ -61,7 +76,7 @@ export function ViewHeader({ terms }: { terms: Term[] }) {
           </select>
         </label>
       )}
-      <button type="button" className="button" onClick={() => void markNarrowRead(terms)} title="Mark every message here as read">Mark all as read</button>
+      {unread !== 0 && <button type="button" className="button" onClick={() => void markNarrowRead(terms)} title="Mark every message here as read">Mark all as read</button>}
     </header>
   );
 }
