@@ -4,6 +4,8 @@
 import { createRoot } from 'react-dom/client';
 import { api, ApiError } from './api/client';
 import { start } from './data/session';
+import { prefetchMessages } from './data/fetch';
+import { parseHash } from './router/hash';
 import { startPresence } from './data/presence';
 import { startRouter } from './app/router';
 import { startTheme } from './app/theme';
@@ -29,6 +31,9 @@ function failed(message: string): void {
 }
 
 startTheme();
+// The first view's messages are asked for while the app registers.
+const first = parseHash(location.hash);
+if (first.view === 'messages' && first.terms.every((t) => typeof t.operand !== 'string' || !['channel', 'sender', 'dm'].includes(t.operator))) prefetchMessages(first.terms, first.near);
 start().then(
   () => {
     startRouter();

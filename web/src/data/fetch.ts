@@ -36,6 +36,21 @@ export function loadMessages(terms: Term[], kind: FetchKind, near?: number): Pro
   return p;
 }
 
+// The first view's first page, asked for while the app registers (it needs nothing from the snapshot).
+let prefetched: { key: string; near?: number; answer: Promise<MessagesAnswer> } | null = null;
+
+export function prefetchMessages(terms: Term[], near?: number): void {
+  const answer = api.get<MessagesAnswer>('/messages', { anchor: near ?? 'first_unread', num_before: FIRST_PAGE, num_after: FIRST_PAGE, narrow: apiNarrow(terms), apply_markdown: true, client_gravatar: true });
+  answer.catch(() => {});
+  prefetched = { key: narrowKey(terms), near, answer };
+}
+
+function takePrefetched(key: string, near?: number): Promise<MessagesAnswer> | undefined {
+  const p = prefetched;
+  prefetched = null;
+  return p && p.key === key && p.near === near ? p.answer : undefined;
+}
+
 export const isLoading = (terms: Term[], kind: FetchKind) => inFlight.has(`${narrowKey(terms)}|${kind}`);
 
 async function doLoad(terms: Term[], key: string, kind: FetchKind, near?: number): Promise<FetchResult> {
@@ -48,7 +63,8 @@ async function doLoad(terms: Term[], key: string, kind: FetchKind, near?: number
   else params = { anchor: list.ids[list.ids.length - 1], num_before: 0, num_after: PAGE, include_anchor: false };
   let res: MessagesAnswer;
   try {
-    res = await api.get<MessagesAnswer>('/messages', { ...params, narrow: apiNarrow(terms), apply_markdown: true, client_gravatar: true });
+    const early = kind === 'initial' ? takePrefetched(key, near) : undefined;
+    res = await (early ?? api.get<MessagesAnswer>('/messages', { ...params, narrow: apiNarrow(terms), apply_markdown: true, client_gravatar: true }));
   } catch (err) {
     return { error: (err as Error).message };
   }

@@ -72,6 +72,7 @@ export async function register(): Promise<State> {
   });
   queueId = r.queue_id;
   lastEventId = r.last_event_id;
+  pending = []; // the old queue's: the new snapshot holds their effect
   longpollSeconds = Number(r.event_queue_longpoll_timeout_seconds ?? 90);
   const state = fromRegister(r);
   server.set(state);
@@ -135,10 +136,29 @@ async function loop(gen: number): Promise<void> {
   }
 }
 
+// Events are applied at once after a quiet spell; under a flood, at most every APPLY_MS, so that the page renders
+// a few times a second with many new messages rather than for each answer (the queue is polled on regardless).
+const APPLY_MS = 100;
+let pending: ServerEvent[] = [];
+let applyTimer: ReturnType<typeof setTimeout> | undefined;
+let lastApply = 0;
+
 function apply(events: ServerEvent[]): void {
   lastEventId = Math.max(lastEventId, ...events.map((e) => e.id));
+  pending.push(...events);
+  const wait = lastApply + APPLY_MS - Date.now();
+  if (wait <= 0) flush();
+  else applyTimer ??= setTimeout(flush, wait);
+}
+
+function flush(): void {
+  clearTimeout(applyTimer);
+  applyTimer = undefined;
+  lastApply = Date.now();
+  const events = pending;
+  pending = [];
   const before = server.get();
-  if (!before) return;
+  if (!before || !events.length) return;
   const after = applyEvents(before, events);
   server.set(after);
   for (const l of eventListeners) l(events, before, after);

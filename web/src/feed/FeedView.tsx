@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Message } from '../api/types';
 import { markRead, outbox } from '../data/actions';
-import { loadMessages } from '../data/fetch';
+import { isLoading, loadMessages } from '../data/fetch';
 import { useServer, useStore, useUi } from '../data/hooks';
 import { isConversation, matches, narrowKey, type Term } from '../data/narrow';
 import { select, ui } from '../app/ui';
@@ -32,6 +32,7 @@ export function FeedView({ terms, near }: { terms: Term[]; near?: number }) {
   const messages = useServer((s) => s.messages);
   const me = useServer((s) => s.me.userId);
   const twentyFour = useServer((s) => s.settings.twenty_four_hour_time);
+  const timeZone = useServer((s) => s.settings.timezone || undefined);
   const policy = useServer((s) => s.settings.web_mark_read_on_scroll_policy);
   const selected = useUi((u) => u.selected.get(key));
   const pending = useStore(outbox, (o) => o);
@@ -84,6 +85,7 @@ export function FeedView({ terms, near }: { terms: Term[]; near?: number }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, near, hasList]);
 
+  const onSelect = useCallback((id: number) => select(key, id), [key]);
   const rows = useMemo(() => (list ? buildRows(list.ids, messages, me, single, rowCache.current) : []), [list, messages, me, single]);
 
   // The keyboard's moves, through the controller (keyboard/shortcuts.ts).
@@ -119,12 +121,18 @@ export function FeedView({ terms, near }: { terms: Term[]; near?: number }) {
     };
   }, [key, terms, scrollTo, policy]);
 
-  const onViewport = useCallback(
-    (visible: number[], nearTop: boolean, nearBottom: boolean) => {
+  const onEnds = useCallback(
+    (nearTop: boolean, nearBottom: boolean) => {
       const l = server.get()?.lists.get(key);
       if (!l) return;
-      if (nearTop && !l.foundOldest) void loadMessages(terms, 'older');
-      if (nearBottom && !l.foundNewest) void loadMessages(terms, 'newer');
+      if (nearTop && !l.foundOldest && !isLoading(terms, 'older')) void loadMessages(terms, 'older');
+      if (nearBottom && !l.foundNewest && !isLoading(terms, 'newer')) void loadMessages(terms, 'newer');
+    },
+    [key, terms],
+  );
+
+  const onViewport = useCallback(
+    (visible: number[]) => {
       // Reading as you scroll: 1 always, 2 in a single conversation, 3 never; only while the window has focus.
       const reads = policy === 1 || (policy === 2 && single);
       if (reads && document.hasFocus() && !ui.get().overlay) markRead(visible);
@@ -153,11 +161,12 @@ export function FeedView({ terms, near }: { terms: Term[]; near?: number }) {
         items={rows}
         keyOf={rowKey}
         estimate={estimateRow}
-        render={(r: Row) => <MessageRow row={r} selected={r.message.id === selected} me={me} twentyFour={twentyFour} onSelect={(id) => select(key, id)} />}
+        render={(r: Row) => <MessageRow row={r} selected={r.message.id === selected} me={me} twentyFour={twentyFour} timeZone={timeZone} onSelect={onSelect} />}
         header={header}
         footer={footer}
         scrollRequest={request}
         onViewport={onViewport}
+        onEnds={onEnds}
         className="feed"
         label="Messages"
       />

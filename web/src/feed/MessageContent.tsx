@@ -3,12 +3,14 @@
 // reader marked, spoilers that open, and previews of uploaded images.
 import { memo, useLayoutEffect, useMemo, useRef } from 'react';
 import { codeToChars } from '../emoji/chars';
+import { loadKatexStyles, needsKatex } from './katex';
 import './content.css';
 
 const EMOJI_CLASS = /(?:^|\s)emoji-([0-9a-f-]+)(?:\s|$)/;
 
-function enhance(root: HTMLElement, me: number): void {
-  if (root.innerHTML.includes('emoji')) {
+// Each step only where the HTML has what it changes (most messages have none of it).
+function enhance(root: HTMLElement, html: string, me: number): void {
+  if (html.includes('emoji')) {
     for (const span of root.querySelectorAll<HTMLElement>('span.emoji')) {
       const m = EMOJI_CLASS.exec(span.className);
       if (m && span.textContent?.startsWith(':')) {
@@ -17,21 +19,28 @@ function enhance(root: HTMLElement, me: number): void {
       }
     }
   }
-  for (const el of root.querySelectorAll<HTMLElement>(`.user-mention[data-user-id="${me}"]`)) el.classList.add('user-mention-me');
-  for (const el of root.querySelectorAll<HTMLElement>('.user-mention[data-user-id="*"], .topic-mention')) el.classList.add('user-mention-me');
-  for (const header of root.querySelectorAll<HTMLElement>('.spoiler-header')) {
-    header.tabIndex = 0;
-    header.setAttribute('role', 'button');
-    header.setAttribute('aria-expanded', 'false');
+  if (html.includes('mention')) {
+    for (const el of root.querySelectorAll<HTMLElement>(`.user-mention[data-user-id="${me}"], .user-mention[data-user-id="*"], .topic-mention`)) el.classList.add('user-mention-me');
+  }
+  if (html.includes('spoiler-header')) {
+    for (const header of root.querySelectorAll<HTMLElement>('.spoiler-header')) {
+      header.tabIndex = 0;
+      header.setAttribute('role', 'button');
+      header.setAttribute('aria-expanded', 'false');
+    }
   }
   // Links into this app open here, not in a new tab.
-  for (const a of root.querySelectorAll<HTMLAnchorElement>('a[href]')) {
-    const href = a.getAttribute('href')!;
-    if (href.startsWith('#narrow') || (a.origin === location.origin && a.hash.startsWith('#narrow'))) a.removeAttribute('target');
+  if (html.includes('#narrow')) {
+    for (const a of root.querySelectorAll<HTMLAnchorElement>('a[href*="#narrow"]')) {
+      const href = a.getAttribute('href')!;
+      if (href.startsWith('#narrow') || (a.origin === location.origin && a.hash.startsWith('#narrow'))) a.removeAttribute('target');
+    }
   }
-  for (const img of root.querySelectorAll<HTMLImageElement>('img:not(.emoji)')) {
-    img.loading = 'lazy';
-    img.decoding = 'async';
+  if (html.includes('<img')) {
+    for (const img of root.querySelectorAll<HTMLImageElement>('img:not(.emoji)')) {
+      img.loading = 'lazy';
+      img.decoding = 'async';
+    }
   }
 }
 
@@ -46,7 +55,8 @@ function imageLinks(html: string): string[] {
 export const MessageContent = memo(function MessageContent({ html, me }: { html: string; me: number }) {
   const ref = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
-    if (ref.current) enhance(ref.current, me);
+    if (ref.current) enhance(ref.current, html, me);
+    if (needsKatex(html)) loadKatexStyles();
   }, [html, me]);
   const images = useMemo(() => imageLinks(html), [html]);
   return (

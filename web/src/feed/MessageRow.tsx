@@ -56,15 +56,16 @@ interface RowProps {
   selected: boolean;
   me: number;
   twentyFour: boolean;
+  timeZone?: string;
   onSelect(id: number): void;
 }
 
-export const MessageRow = memo(function MessageRow({ row, selected, me, twentyFour, onSelect }: RowProps) {
+export const MessageRow = memo(function MessageRow({ row, selected, me, twentyFour, timeZone, onSelect }: RowProps) {
   const m = row.message;
   const unread = !m.flags.includes('read');
   const starred = m.flags.includes('starred');
   const mentioned = m.flags.some((f) => f.endsWith('mentioned'));
-  const time = timeOfDay(m.timestamp, twentyFour);
+  const time = timeOfDay(m.timestamp, twentyFour, timeZone);
   const edited = m.last_edit_timestamp ? 'EDITED' : m.last_moved_timestamp ? 'MOVED' : '';
   return (
     <div
@@ -76,14 +77,14 @@ export const MessageRow = memo(function MessageRow({ row, selected, me, twentyFo
       }}
     >
       {row.header && <RecipientHeader message={m} />}
-      {row.dateDivider && <div className="date-divider"><span>{dayLabel(m.timestamp)}</span></div>}
+      {row.dateDivider && <div className="date-divider"><span>{dayLabel(m.timestamp, timeZone)}</span></div>}
       <article className={`message-box${row.grouped ? ' grouped' : ''}`} aria-label={`${m.sender_full_name}, ${time}`} aria-current={selected ? 'true' : undefined}>
-        <div className="avatar-col">{row.grouped ? <time className="side-time" dateTime={new Date(m.timestamp * 1000).toISOString()} title={fullDate(m.timestamp, twentyFour)}>{time}</time> : <Avatar userId={m.sender_id} name={m.sender_full_name} />}</div>
+        <div className="avatar-col">{row.grouped ? <time className="side-time" dateTime={new Date(m.timestamp * 1000).toISOString()} title={fullDate(m.timestamp, twentyFour, timeZone)}>{time}</time> : <Avatar userId={m.sender_id} name={m.sender_full_name} />}</div>
         <div className="message-main">
           {!row.grouped && (
             <div className="sender-line">
               <span className="sender-name">{m.sender_full_name}</span>
-              <time dateTime={new Date(m.timestamp * 1000).toISOString()} title={fullDate(m.timestamp, twentyFour)}>{time}</time>
+              <time dateTime={new Date(m.timestamp * 1000).toISOString()} title={fullDate(m.timestamp, twentyFour, timeZone)}>{time}</time>
             </div>
           )}
           <div className={m.is_me_message ? 'me-message' : undefined}>

@@ -19,8 +19,10 @@ export interface VirtualListProps<T> {
   header?: ReactNode;
   footer?: ReactNode;
   scrollRequest?: ScrollRequest;
-  // Called after scrolling settles (and after renders): rows now fully visible, and how near the ends are.
-  onViewport?(visible: number[], nearTop: boolean, nearBottom: boolean): void;
+  // Called after scrolling settles (and after renders): the rows now fully visible.
+  onViewport?(visible: number[]): void;
+  // Called as the list scrolls (and after renders): whether either end is near, to load more before it shows.
+  onEnds?(nearTop: boolean, nearBottom: boolean): void;
   className?: string;
   label?: string;
 }
@@ -116,16 +118,22 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
       // Fully visible, or taller than the viewport and covering it.
       if ((r.top >= top - 2 && r.bottom <= bottom + 2) || (r.top <= top && r.bottom >= bottom)) visible.push(key);
     }
-    props.onViewport(visible.sort((a, b) => a - b), el.scrollTop < NEAR_END_PX, el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END_PX);
+    props.onViewport(visible.sort((a, b) => a - b));
   }, [props]);
+
+  const reportEnds = () => {
+    const el = scroller.current;
+    if (el && props.onEnds) props.onEnds(el.scrollTop < NEAR_END_PX, el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END_PX);
+  };
 
   const onScroll = useCallback(() => {
     const el = scroller.current!;
     takeAnchor();
     setView((v) => (v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight }));
+    reportEnds();
     clearTimeout(settleTimer.current);
     settleTimer.current = setTimeout(reportViewport, 120);
-  }, [takeAnchor, reportViewport]);
+  }, [takeAnchor, reportViewport]); // eslint-disable-line react-hooks/exhaustive-deps
 
   useEffect(() => {
     const el = scroller.current!;
@@ -147,7 +155,9 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
         if (Math.abs(delta) > 0.5) el.scrollTop += delta;
       }
     }
-    if (el.scrollTop !== view.top || el.clientHeight !== view.height) setView({ top: el.scrollTop, height: el.clientHeight });
+    // The scroll event that a changed position fires brings the window along (not a render from here: a window
+    // that moves with unmeasured rows could otherwise chase itself within one commit).
+    reportEnds();
     clearTimeout(settleTimer.current);
     settleTimer.current = setTimeout(reportViewport, 120);
   });

@@ -2,6 +2,7 @@
 // in a single conversation), and the sender's name and picture only where the sender changes.
 import type { Message } from '../api/types';
 import { conversationKey } from '../data/narrow';
+import { dayOf } from '../app/time';
 
 export interface Row {
   message: Message;
@@ -12,7 +13,14 @@ export interface Row {
 
 const GROUP_SECONDS = 5 * 60;
 
-const dayOf = (ts: number) => new Date(ts * 1000).toDateString();
+// A message's conversation key, kept per message object (a long list asks for all of them at every change).
+const convKeys = new WeakMap<Message, string>();
+function convOf(m: Message, me: number): string {
+  let k = convKeys.get(m);
+  if (k === undefined) convKeys.set(m, (k = conversationKey(m, me)));
+  return k;
+}
+
 
 // `cache` holds the rows of the previous build: an unchanged row is the same object, so that its component does
 // not render again.
@@ -23,7 +31,7 @@ export function buildRows(ids: number[], messages: Map<number, Message>, me: num
   for (const id of ids) {
     const m = messages.get(id);
     if (!m) continue;
-    const conv = conversationKey(m, me);
+    const conv = convOf(m, me);
     const newDay = !prev || dayOf(prev.timestamp) !== dayOf(m.timestamp);
     const header = singleConversation ? !prev : conv !== prevConv;
     const dateDivider = !header && newDay;
@@ -42,8 +50,16 @@ export function buildRows(ids: number[], messages: Map<number, Message>, me: num
   return rows;
 }
 
-// Height guesses before a row is measured (px): close guesses keep the scroll bar steady.
+// Height guesses before a row is measured (px): close guesses keep the scroll bar steady. Kept per row object
+// (rows are reused while unchanged), as every layout of a long list asks for all of them.
+const estimates = new WeakMap<Row, number>();
 export function estimateRow(r: Row): number {
+  let e = estimates.get(r);
+  if (e === undefined) estimates.set(r, (e = guess(r)));
+  return e;
+}
+
+function guess(r: Row): number {
   const text = r.message.content.length;
   const body = 22 * Math.min(12, 1 + Math.floor(text / 110)) + (r.message.content.includes('<pre') ? 60 : 0) + (r.message.reactions.length ? 30 : 0);
   return (r.header ? 40 : 0) + (r.dateDivider ? 28 : 0) + (r.grouped ? 8 : 30) + body;

@@ -15,6 +15,7 @@ export const SHORTCUTS: [string, string[]][] = [
   ['New direct message', ['x']],
   ['Edit your message', ['e']],
   ['Edit your last message (empty compose box)', ['↑']],
+  ['Message actions', ['i']],
   ['Add an emoji reaction', [':']],
   ['React with the first reaction, or thumbs up', ['+']],
   ['Star or unstar the message', ['*']],

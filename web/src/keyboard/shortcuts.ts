@@ -100,6 +100,11 @@ const KEYS: Record<string, Handler> = {
     const first = m.reactions[0];
     void toggleReaction(m, first ? { name: first.emoji_name, code: first.emoji_code, type: first.reaction_type } : { name: '+1', code: '1f44d', type: 'unicode_emoji' });
   }),
+  i: withSelected((m) => {
+    const row = document.querySelector(`#message-${m.id} .message-controls`) ?? document.getElementById(`message-${m.id}`);
+    const rect = row?.getBoundingClientRect() ?? new DOMRect(window.innerWidth / 2, window.innerHeight / 3, 0, 0);
+    setUi({ overlay: { kind: 'message-menu', messageId: m.id, anchor: rect } });
+  }),
   '*': withSelected((m) => void setStarred(m.id, !m.flags.includes('starred'))),
   U: withSelected((m) => {
     const route = ui.get().route;

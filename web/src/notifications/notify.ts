@@ -99,9 +99,18 @@ export function requestNotificationPermission(): void {
   if (typeof Notification !== 'undefined' && Notification.permission === 'default') void Notification.requestPermission();
 }
 
+// At most a few times a second: under a flood of messages the count changes with every answer.
+let titleTimer: ReturnType<typeof setTimeout> | undefined;
+function scheduleTitle(): void {
+  titleTimer ??= setTimeout(() => {
+    titleTimer = undefined;
+    updateTitle();
+  }, 250);
+}
+
 export function startNotifications(): void {
-  server.subscribe(updateTitle);
-  ui.subscribe(updateTitle);
+  server.subscribe(scheduleTitle);
+  ui.subscribe(scheduleTitle);
   updateTitle();
   onEvents((events, _before, after) => {
     const fresh = events.filter((e) => e.type === 'message').map((e) => after.messages.get((e.message as Message).id) ?? ({ ...(e.message as Message), flags: (e.flags as string[]) ?? [] }));

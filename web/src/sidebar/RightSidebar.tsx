@@ -20,7 +20,17 @@ function useClock(ms: number): number {
   return now;
 }
 
+// Shown after the first paint: the people list can be long, and the messages come first.
 export function RightSidebar() {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    const t = setTimeout(() => setReady(true), 0);
+    return () => clearTimeout(t);
+  }, []);
+  return ready ? <People /> : <aside className="right-sidebar people" aria-label="People" />;
+}
+
+function People() {
   const people = useServer((s) => peopleList(s.users));
   const presence = useServer((s) => s.presence);
   const realm = useServer((s) => s.realm);
