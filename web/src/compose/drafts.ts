@@ -49,7 +49,9 @@ async function save(): Promise<void> {
       await api.patch(`/drafts/${compose.draftId}`, { draft });
     } else {
       const res = await api.post<{ ids: number[] }>('/drafts', { drafts: [draft] });
-      if (ui.get().compose.text === text || ui.get().compose.draftId === undefined) setCompose({ draftId: res.ids[0] });
+      // Sent (or emptied) while the draft was being made: it is not needed.
+      if (!ui.get().compose.text.trim()) await api.delete(`/drafts/${res.ids[0]}`).catch(() => {});
+      else if (ui.get().compose.draftId === undefined) setCompose({ draftId: res.ids[0] });
     }
   } catch {
     // Kept in the compose box; the next keystroke tries again.

@@ -61,6 +61,7 @@ async function doLoad(terms: Term[], key: string, kind: FetchKind, near?: number
     kind = 'initial';
   } else if (kind === 'older') params = { anchor: list.ids[0], num_before: PAGE, num_after: 0, include_anchor: false };
   else params = { anchor: list.ids[list.ids.length - 1], num_before: 0, num_after: PAGE, include_anchor: false };
+  const registration = state().me; // a new registration meanwhile makes this answer stale
   let res: MessagesAnswer;
   try {
     const early = kind === 'initial' ? takePrefetched(key, near) : undefined;
@@ -68,9 +69,8 @@ async function doLoad(terms: Term[], key: string, kind: FetchKind, near?: number
   } catch (err) {
     return { error: (err as Error).message };
   }
-  const registeredAt = state();
   server.update((s) => {
-    if (!s || s.me !== registeredAt.me) return s; // registered again meanwhile: this answer belongs to the old state
+    if (!s || s.me !== registration) return s; // registered again meanwhile: this answer belongs to the old state
     return produce(s, (d) => {
       const messages = d.mut('messages');
       // A copy updated by events while the request ran is newer than the answer's.

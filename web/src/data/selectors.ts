@@ -71,10 +71,11 @@ export const dmConversations = memo((recent: Map<string, number>, unread: Unread
 
 export type PresenceStatus = 'active' | 'idle' | 'offline';
 
-export function presenceOf(s: Pick<State, 'presence' | 'presenceTime' | 'realm'>, userId: number, now = Date.now() / 1000): PresenceStatus {
+// `now`: this browser's clock, in seconds; the timestamps are the server's, hence the offset.
+export function presenceOf(s: Pick<State, 'presence' | 'clockOffset' | 'realm'>, userId: number, local = Date.now() / 1000): PresenceStatus {
   const p = s.presence.get(userId);
   if (!p) return 'offline';
-  // The clocks differ: judge by the server's time, advanced by the time elapsed here since.
+  const now = local + s.clockOffset;
   const threshold = s.realm.offlineThresholdSeconds;
   if (now - p.active_timestamp < threshold) return 'active';
   if (now - p.idle_timestamp < threshold) return 'idle';

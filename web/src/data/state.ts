@@ -63,6 +63,7 @@ export interface State {
   recentDms: Map<string, number>; // dmKey → newest message id
   presence: Map<number, PresenceInfo>;
   presenceTime: number; // server time of the presence data, seconds
+  clockOffset: number; // the server's clock minus this browser's, seconds (presence is judged by the server's)
   typing: Map<string, Map<number, number>>; // conversation key → typist → expiry (ms)
   drafts: Map<number, Draft>;
   scheduled: Map<number, ScheduledMessage>;
@@ -111,6 +112,7 @@ export function fromRegister(r: RegisterResponse): State {
     recentDms,
     presence: new Map(Object.entries(r.presences ?? {}).map(([id, p]) => [Number(id), p])),
     presenceTime: r.server_timestamp ?? Date.now() / 1000,
+    clockOffset: r.server_timestamp ? r.server_timestamp - Date.now() / 1000 : 0,
     typing: new Map(),
     drafts: new Map((r.drafts ?? []).map((d) => [d.id, d])),
     scheduled: new Map((r.scheduled_messages ?? []).map((s) => [s.scheduled_message_id, s])),

@@ -34,12 +34,12 @@ function People() {
   const people = useServer((s) => peopleList(s.users));
   const presence = useServer((s) => s.presence);
   const realm = useServer((s) => s.realm);
-  const presenceTime = useServer((s) => s.presenceTime);
+  const clockOffset = useServer((s) => s.clockOffset);
   const status = useServer((s) => s.userStatus);
   const me = useServer((s) => s.me.userId);
   const filter = useUi((u) => u.userFilter);
   const now = useClock(30_000) / 1000;
-  const ctx = { presence, realm, presenceTime };
+  const ctx = { presence, realm, clockOffset };
   const shown = people
     .filter((u) => !filter || u.full_name.toLowerCase().includes(filter.toLowerCase()))
     .map((u) => ({ u, p: u.user_id === me ? 'active' as PresenceStatus : presenceOf(ctx, u.user_id, now) }))
