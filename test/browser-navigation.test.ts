@@ -97,6 +97,8 @@ test('search: text, operators with suggestions, and the URL', async () => {
   await messageRow(page, 'Lunch talk about serif fonts').waitFor();
   await messageRow(page, 'Lunch tomorrow?').waitFor();
   assert.equal(await messageRow(page, 'Navy or teal?').count(), 0);
+  // The matched words are highlighted, as the server marked them.
+  assert.equal(await messageRow(page, 'Lunch talk about serif fonts').locator('.highlight').innerText(), 'Lunch');
   // Operators narrow further.
   await box.click();
   await box.fill('channel:design lunch');

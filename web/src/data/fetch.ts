@@ -73,8 +73,12 @@ async function doLoad(terms: Term[], key: string, kind: FetchKind, near?: number
     if (!s || s.me !== registration) return s; // registered again meanwhile: this answer belongs to the old state
     return produce(s, (d) => {
       const messages = d.mut('messages');
-      // A copy updated by events while the request ran is newer than the answer's.
-      for (const m of res.messages) if (!messages.has(m.id)) messages.set(m.id, m);
+      // A copy updated by events while the request ran is newer than the answer's; a search adds its highlights.
+      for (const m of res.messages) {
+        const held = messages.get(m.id);
+        if (!held) messages.set(m.id, m);
+        else if (m.match_content !== undefined && held.match_content !== m.match_content) messages.set(m.id, { ...held, match_content: m.match_content, match_subject: m.match_subject });
+      }
       let next = mergeFetched(d.get('lists').get(key), terms, kind as FetchKind, {
         ids: res.messages.map((m) => m.id),
         foundOldest: res.found_oldest,

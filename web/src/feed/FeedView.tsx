@@ -41,6 +41,7 @@ export function FeedView({ terms, near }: { terms: Term[]; near?: number }) {
   const seq = useRef(0);
   const rowCache = useRef(new Map<number, Row>());
   const single = isConversation(terms);
+  const search = terms.some((t) => t.operator === 'search');
 
   const scrollTo = useCallback((id: number, align: ScrollRequest['align']) => setRequest({ key: id, align, seq: ++seq.current }), []);
 
@@ -161,7 +162,7 @@ export function FeedView({ terms, near }: { terms: Term[]; near?: number }) {
         items={rows}
         keyOf={rowKey}
         estimate={estimateRow}
-        render={(r: Row) => <MessageRow row={r} selected={r.message.id === selected} me={me} twentyFour={twentyFour} timeZone={timeZone} onSelect={onSelect} />}
+        render={(r: Row) => <MessageRow row={r} selected={r.message.id === selected} me={me} twentyFour={twentyFour} timeZone={timeZone} search={search} onSelect={onSelect} />}
         header={header}
         footer={footer}
         scrollRequest={request}

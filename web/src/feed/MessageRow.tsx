@@ -57,10 +57,11 @@ interface RowProps {
   me: number;
   twentyFour: boolean;
   timeZone?: string;
+  search: boolean; // a search view: the server's highlights of the matched words
   onSelect(id: number): void;
 }
 
-export const MessageRow = memo(function MessageRow({ row, selected, me, twentyFour, timeZone, onSelect }: RowProps) {
+export const MessageRow = memo(function MessageRow({ row, selected, me, twentyFour, timeZone, search, onSelect }: RowProps) {
   const m = row.message;
   const unread = !m.flags.includes('read');
   const starred = m.flags.includes('starred');
@@ -89,7 +90,7 @@ export const MessageRow = memo(function MessageRow({ row, selected, me, twentyFo
           )}
           <div className={m.is_me_message ? 'me-message' : undefined}>
             {m.is_me_message && <span className="sender-name">{m.sender_full_name} </span>}
-            <MessageContent html={m.content} me={me} />
+            <MessageContent html={search && m.match_content ? m.match_content : m.content} me={me} />
           </div>
           {edited && <span className="edited-marker" title={edited === 'EDITED' ? `Edited ${fullDate(m.last_edit_timestamp!, twentyFour)}` : `Moved ${fullDate(m.last_moved_timestamp!, twentyFour)}`}>{edited === 'EDITED' ? 'edited' : 'moved'}</span>}
           {m.reactions.length > 0 && <Reactions message={m} />}

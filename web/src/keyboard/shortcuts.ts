@@ -93,8 +93,8 @@ const KEYS: Record<string, Handler> = {
     else editLastOwn();
   },
   ':': withSelected((m) => {
-    const row = document.getElementById(`message-${m.id}`);
-    setUi({ overlay: { kind: 'emoji', messageId: m.id, anchor: row?.getBoundingClientRect() } });
+    const at = document.querySelector(`#message-${m.id} .message-controls`) ?? document.getElementById(`message-${m.id}`);
+    setUi({ overlay: { kind: 'emoji', messageId: m.id, anchor: at?.getBoundingClientRect() } });
   }),
   '+': withSelected((m) => {
     const first = m.reactions[0];

@@ -66,7 +66,8 @@ function onUpdateMessage(d: Draft, e: ServerEvent): void {
     const m = messages.get(id)!;
     const edited = e.rendering_only ? {} : { last_edit_timestamp: e.edit_timestamp as number };
     const flags = Array.isArray(e.flags) ? (e.flags as string[]) : m.flags;
-    d.mut('messages').set(id, { ...m, content: e.rendered_content, flags, ...edited });
+    // Highlights of an earlier search no longer fit the new content.
+    d.mut('messages').set(id, { ...m, content: e.rendered_content, flags, match_content: undefined, match_subject: undefined, ...edited });
     const unread = d.get('unread');
     if (unread.convOf.has(id) && isMentioned(flags) !== unread.mentions.has(id)) {
       const u = d.mut('unread');
