@@ -7,6 +7,13 @@ export class ApiError extends Error {
   }
 }
 
+import type { Endpoints } from './endpoints.gen';
+
+// An endpoint as "METHOD /path/{param}" (endpoints.gen.ts, generated from the server's routes) and its parameters.
+export type Endpoint = keyof Endpoints;
+type PathParamsOf<S extends string> = S extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParamsOf<Rest> : never;
+export type PathParams<E extends Endpoint> = [PathParamsOf<E>] extends [never] ? [] : [Record<PathParamsOf<E>, string | number>];
+
 // A request that never reached the server, or whose answer never came (offline, server restarting).
 export class NetworkError extends Error {}
 
@@ -73,6 +80,18 @@ export class Api {
       throw err;
     }
     return json as T;
+  }
+
+  // A typed call: `endpoint` and `params` are checked against the server's declarations; `{name}`s in the path
+  // are filled from `path` (percent-encoded).
+  // Answers are not described by the declarations: callers say what they read from them.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  call<E extends Endpoint>(endpoint: E, params: Endpoints[E], ...rest: [...PathParams<E>, RequestOptions?]): Promise<any> {
+    const [method, template] = endpoint.split(' ') as [string, string];
+    const pathParams = (template.includes('{') ? rest[0] : undefined) as Record<string, string | number> | undefined;
+    const opts = (template.includes('{') ? rest[1] : rest[0]) as RequestOptions | undefined;
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(pathParams![name])));
+    return this.request(method, path, params as Params, opts);
   }
 
   get<T = Record<string, unknown>>(path: string, params?: Params, opts?: RequestOptions) {

@@ -41,16 +41,16 @@ async function save(): Promise<void> {
       if (compose.draftId !== undefined && !text.trim()) {
         const id = compose.draftId;
         setCompose({ draftId: undefined });
-        await api.delete(`/drafts/${id}`).catch(() => {});
+        await api.call('DELETE /drafts/{draft_id}', {}, { draft_id: id }).catch(() => {});
       }
       return;
     }
     if (compose.draftId !== undefined && s.drafts.has(compose.draftId)) {
-      await api.patch(`/drafts/${compose.draftId}`, { draft });
+      await api.call('PATCH /drafts/{draft_id}', { draft }, { draft_id: compose.draftId });
     } else {
-      const res = await api.post<{ ids: number[] }>('/drafts', { drafts: [draft] });
+      const res: { ids: number[] } = await api.call('POST /drafts', { drafts: [draft] });
       // Sent (or emptied) while the draft was being made: it is not needed.
-      if (!ui.get().compose.text.trim()) await api.delete(`/drafts/${res.ids[0]}`).catch(() => {});
+      if (!ui.get().compose.text.trim()) await api.call('DELETE /drafts/{draft_id}', {}, { draft_id: res.ids[0] }).catch(() => {});
       else if (ui.get().compose.draftId === undefined) setCompose({ draftId: res.ids[0] });
     }
   } catch {
@@ -66,5 +66,5 @@ export function latestDraft(target: ComposeTarget): Draft | undefined {
 }
 
 export async function deleteDraft(id: number): Promise<void> {
-  await api.delete(`/drafts/${id}`).catch(() => {});
+  await api.call('DELETE /drafts/{draft_id}', {}, { draft_id: id }).catch(() => {});
 }

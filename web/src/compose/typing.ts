@@ -25,7 +25,7 @@ export function typingActivity(target: ComposeTarget): void {
   const now = Date.now();
   if (!current || now - lastStart > s.realm.typingStartedWaitMs) {
     lastStart = now;
-    void api.post('/typing', { op: 'start', ...params }).catch(() => {});
+    void api.call('POST /typing', { op: 'start', ...params }).catch(() => {});
   }
   current = { key, params };
   clearTimeout(stopTimer);
@@ -37,5 +37,5 @@ export function stopTyping(): void {
   if (!current) return;
   const { params } = current;
   current = null;
-  void api.post('/typing', { op: 'stop', ...params }).catch(() => {});
+  void api.call('POST /typing', { op: 'stop', ...params }).catch(() => {});
 }

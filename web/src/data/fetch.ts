@@ -40,7 +40,7 @@ export function loadMessages(terms: Term[], kind: FetchKind, near?: number): Pro
 let prefetched: { key: string; near?: number; answer: Promise<MessagesAnswer> } | null = null;
 
 export function prefetchMessages(terms: Term[], near?: number): void {
-  const answer = api.get<MessagesAnswer>('/messages', { anchor: near ?? 'first_unread', num_before: FIRST_PAGE, num_after: FIRST_PAGE, narrow: apiNarrow(terms), apply_markdown: true, client_gravatar: true });
+  const answer: Promise<MessagesAnswer> = api.call('GET /messages', { anchor: String(near ?? 'first_unread'), num_before: FIRST_PAGE, num_after: FIRST_PAGE, narrow: apiNarrow(terms), apply_markdown: true, client_gravatar: true });
   answer.catch(() => {});
   prefetched = { key: narrowKey(terms), near, answer };
 }
@@ -65,7 +65,7 @@ async function doLoad(terms: Term[], key: string, kind: FetchKind, near?: number
   let res: MessagesAnswer;
   try {
     const early = kind === 'initial' ? takePrefetched(key, near) : undefined;
-    res = await (early ?? api.get<MessagesAnswer>('/messages', { ...params, narrow: apiNarrow(terms), apply_markdown: true, client_gravatar: true }));
+    res = await (early ?? (api.call('GET /messages', { ...params, narrow: apiNarrow(terms), apply_markdown: true, client_gravatar: true }) as Promise<MessagesAnswer>));
   } catch (err) {
     return { error: (err as Error).message };
   }
@@ -108,7 +108,7 @@ let recentLoaded: Promise<void> | null = null;
 
 // The newest messages of every conversation (for Recent conversations): fetched once; events keep them current.
 export function loadRecent(): Promise<void> {
-  recentLoaded ??= api.get<MessagesAnswer>('/messages', { anchor: 'newest', num_before: 1000, num_after: 0, narrow: [], apply_markdown: true, client_gravatar: true })
+  recentLoaded ??= (api.call('GET /messages', { anchor: 'newest', num_before: 1000, num_after: 0, narrow: [], apply_markdown: true, client_gravatar: true }) as Promise<MessagesAnswer>)
     .then((res) => {
       server.update((s) => s && produce(s, (d) => {
         const messages = d.mut('messages');

@@ -16,7 +16,7 @@ async function ping(): Promise<void> {
   if (!s) return;
   const active = document.hasFocus() && Date.now() - lastInput < ACTIVE_MS;
   try {
-    const res = await api.post<{ presences?: Record<string, PresenceInfo>; presence_last_update_id?: number; server_timestamp?: number }>('/users/me/presence', {
+    const res: { presences?: Record<string, PresenceInfo>; presence_last_update_id?: number; server_timestamp?: number } = await api.call('POST /users/me/presence', {
       status: active ? 'active' : 'idle', ping_only: false, new_user_input: newInput, slim_presence: true, last_update_id: lastUpdateId,
     });
     newInput = false;

@@ -62,7 +62,7 @@ let wake: (() => void) | null = null;
 let poll: AbortController | null = null;
 
 export async function register(): Promise<State> {
-  const r = await api.post<RegisterResponse>('/register', {
+  const r: RegisterResponse = await api.call('POST /register', {
     apply_markdown: true,
     client_gravatar: true,
     slim_presence: true,
@@ -115,7 +115,7 @@ async function loop(gen: number): Promise<void> {
       poll = new AbortController();
       // A poll the server never answers (a dead connection) is given up after the server's own timeout.
       const timer = setTimeout(() => poll?.abort(), (longpollSeconds + 20) * 1000);
-      const res = await api.get<{ events: ServerEvent[] }>('/events', { queue_id: queueId, last_event_id: lastEventId }, { signal: poll.signal }).finally(() => clearTimeout(timer));
+      const res: { events: ServerEvent[] } = await api.call('GET /events', { queue_id: queueId, last_event_id: lastEventId }, { signal: poll.signal }).finally(() => clearTimeout(timer));
       if (gen !== generation) return;
       if (attempt > 0 || connection.get().status !== 'connected') connection.set({ status: 'connected' });
       attempt = 0;

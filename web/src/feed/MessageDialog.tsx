@@ -4,6 +4,9 @@ import type { Message } from '../api/types';
 import { deleteMessage, moveMessages, reportMessage } from '../data/actions';
 import { useServer } from '../data/hooks';
 import { sortedSubs } from '../data/selectors';
+import type { Endpoints } from '../api/endpoints.gen';
+
+type ReportType = Endpoints['POST /messages/{message_id}/report']['report_type'];
 
 function Modal({ title, onClose, children }: { title: string; onClose(): void; children: React.ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -75,7 +78,7 @@ function Delete({ message: m, onClose }: { message: Message; onClose(): void }) 
 
 function Report({ message: m, onClose }: { message: Message; onClose(): void }) {
   const types = useServer((s) => s.realm.reportTypes);
-  const [type, setType] = useState(types[0]?.key ?? 'spam');
+  const [type, setType] = useState<ReportType>((types[0]?.key as ReportType) ?? 'spam');
   const [description, setDescription] = useState('');
   const [error, setError] = useState('');
   return (
@@ -83,7 +86,7 @@ function Report({ message: m, onClose }: { message: Message; onClose(): void }) 
       <form onSubmit={(e) => { e.preventDefault(); void reportMessage(m.id, type, description).then(onClose, (err: Error) => setError(err.message)); }}>
         <p>Your report goes to the organization's moderators.</p>
         <label htmlFor="report-type">Reason</label>
-        <select id="report-type" value={type} onChange={(e) => setType(e.target.value)}>
+        <select id="report-type" value={type} onChange={(e) => setType(e.target.value as ReportType)}>
           {types.map((t) => <option key={t.key} value={t.key}>{t.name}</option>)}
         </select>
         <label htmlFor="report-description">What is wrong{type === 'other' ? '' : ' (optional)'}</label>
