@@ -57,6 +57,12 @@ export class Api {
     let res: Response;
     try {
       res = await fetch(url, init);
+      // Over the rate limit: a read waits as long as the server says (up to 10 s) and tries once more.
+      if (res.status === 429 && method === 'GET') {
+        const wait = Math.min(10, Number(res.headers.get('Retry-After') ?? 1)) * 1000;
+        await new Promise((r) => setTimeout(r, wait));
+        res = await fetch(url, init);
+      }
     } catch (err) {
       if ((err as Error).name === 'AbortError') throw err;
       throw new NetworkError((err as Error).message);

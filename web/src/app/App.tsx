@@ -12,6 +12,7 @@ import { TopBar } from './TopBar';
 import { Overlays } from './Overlays';
 import { LiveRegion } from './LiveRegion';
 import { setUi } from './ui';
+import { ErrorBoundary } from './ErrorBoundary';
 import '../styles/base.css';
 
 const Inbox = lazy(() => import('../views/Inbox'));
@@ -23,10 +24,13 @@ function Middle() {
   const route = useUi((u) => u.route);
   let view;
   // A view of its own for each narrow: its scroll position and selection start from what was kept for it.
-  if (route.view === 'messages') view = <FeedView key={narrowKey(route.terms)} terms={route.terms} near={route.near} />;
+  if (route.view === 'messages') {
+    const key = narrowKey(route.terms);
+    view = <ErrorBoundary key={key} label="messages"><FeedView terms={route.terms} near={route.near} /></ErrorBoundary>;
+  }
   else {
     const View = { inbox: Inbox, recent: Recent, drafts: Drafts, scheduled: Scheduled }[route.view];
-    view = <Suspense fallback={<div className="empty-state">Loading…</div>}><View /></Suspense>;
+    view = <ErrorBoundary key={route.view} label="view"><Suspense fallback={<div className="empty-state">Loading…</div>}><View /></Suspense></ErrorBoundary>;
   }
   return (
     <main className="middle" id="main" aria-labelledby="view-title" tabIndex={-1}>

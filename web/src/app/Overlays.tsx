@@ -7,6 +7,7 @@ import { insertAtCaret } from '../compose/open';
 import { noteUsed } from '../emoji/data';
 import { MessageMenu } from '../feed/MessageMenu';
 import { setUi } from './ui';
+import { ErrorBoundary } from './ErrorBoundary';
 
 const HelpOverlay = lazy(() => import('../keyboard/HelpOverlay'));
 const EmojiPicker = lazy(() => import('../emoji/EmojiPicker'));
@@ -65,5 +66,5 @@ export function Overlays() {
       content = message ? <MessageDialog kind={overlay.dialog} message={message} onClose={closeOverlay} /> : null;
       break;
   }
-  return <Suspense fallback={null}>{content}</Suspense>;
+  return <ErrorBoundary key={overlay.kind} label="dialog"><Suspense fallback={null}>{content}</Suspense></ErrorBoundary>;
 }

@@ -144,6 +144,8 @@ export const reportMessage = (id: number, reportType: Endpoints['POST /messages/
 export const setTopicVisibility = (streamId: number, topic: string, policy: number) => api.call('POST /user_topics', { stream_id: streamId, topic, visibility_policy: policy });
 
 export const subscribe = (names: string[]) => api.call('POST /users/me/subscriptions', { subscriptions: names.map((name) => ({ name })) });
+export const createChannel = (name: string, description: string, inviteOnly: boolean) =>
+  api.call('POST /users/me/subscriptions', { subscriptions: [{ name, description }], invite_only: inviteOnly });
 export const unsubscribe = (names: string[]) => api.call('DELETE /users/me/subscriptions', { subscriptions: names });
 export const setSubscriptionProperty = (streamId: number, property: string, value: unknown) =>
   api.call('POST /users/me/subscriptions/properties', { subscription_data: [{ stream_id: streamId, property, value }] });

@@ -7,7 +7,7 @@ import { markRead, outbox } from '../data/actions';
 import { isLoading, loadMessages } from '../data/fetch';
 import { useServer, useStore, useUi } from '../data/hooks';
 import { isConversation, matches, narrowKey, type Term } from '../data/narrow';
-import { select, ui } from '../app/ui';
+import { select, setUi, ui } from '../app/ui';
 import { onReload, server } from '../data/session';
 import { buildRows, estimateRow, type Row } from './rows';
 import { MessageRow } from './MessageRow';
@@ -87,6 +87,11 @@ export function FeedView({ terms, near }: { terms: Term[]; near?: number }) {
   }, [key, near, hasList]);
 
   const onSelect = useCallback((id: number) => select(key, id), [key]);
+  // A view that was empty selects its first message when one arrives (replies then go to its conversation).
+  const lastId = list?.ids[list.ids.length - 1];
+  useEffect(() => {
+    if (selected === undefined && lastId !== undefined) select(key, lastId);
+  }, [key, selected, lastId]);
   const rows = useMemo(() => (list ? buildRows(list.ids, messages, me, single, rowCache.current) : []), [list, messages, me, single]);
 
   // The keyboard's moves, through the controller (keyboard/shortcuts.ts).
@@ -184,6 +189,7 @@ export function FeedView({ terms, near }: { terms: Term[]; near?: number }) {
 const rowKey = (r: Row) => r.message.id;
 
 function EmptyView({ terms }: { terms: Term[] }) {
+  const noChannels = useServer((s) => s.subs.size === 0);
   const starred = terms.some((t) => t.operator === 'is' && t.operand === 'starred');
   const mentioned = terms.some((t) => t.operator === 'is' && t.operand === 'mentioned');
   const search = terms.some((t) => t.operator === 'search');
@@ -195,6 +201,12 @@ function EmptyView({ terms }: { terms: Term[] }) {
         <><h2>No mentions yet</h2><p>Messages that mention you will show up here.</p></>
       ) : search ? (
         <><h2>No messages match</h2><p>Try other words, or fewer operators.</p></>
+      ) : noChannels && !terms.length ? (
+        <>
+          <h2>Welcome!</h2>
+          <p>Create a channel for your team's conversations, or write to someone directly (<kbd>x</kbd>).</p>
+          <p><button type="button" className="button primary" onClick={() => setUi({ overlay: { kind: 'channels' } })}>Create or join a channel</button></p>
+        </>
       ) : (
         <><h2>No messages here yet</h2><p>Start the conversation: press <kbd>c</kbd> for a new topic, or <kbd>x</kbd> for a direct message.</p></>
       )}
