@@ -2,7 +2,7 @@
 // and every hash change, from a link or the back button, sets the view.
 import { formatHash, parseHash, type Names, type Resolver, type Route } from '../router/hash';
 import { server } from '../data/session';
-import { setUi, ui } from './ui';
+import { routeKey, setUi, ui } from './ui';
 
 function resolver(): Resolver {
   const s = server.get();
@@ -23,7 +23,9 @@ export function names(): Names {
 export const hashOf = (route: Route) => formatHash(route, names());
 
 function sync(): void {
-  setUi({ route: parseHash(location.hash, resolver()), leftOpen: false, searchOpen: false });
+  const route = parseHash(location.hash, resolver());
+  // Leaving a view ends its pause in reading (feed/reading.ts).
+  setUi((u) => ({ route, leftOpen: false, searchOpen: false, readingPausedIn: u.readingPausedIn === routeKey(route) ? u.readingPausedIn : null }));
 }
 
 export function startRouter(): void {

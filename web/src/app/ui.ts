@@ -42,6 +42,7 @@ export interface Ui {
   channelFilter: string;
   userFilter: string;
   expandedChannel: number | null;
+  readingPausedIn: string | null; // the view where "mark as unread" paused reading as you scroll
 }
 
 export const ui = new Store<Ui>({
@@ -55,6 +56,7 @@ export const ui = new Store<Ui>({
   channelFilter: '',
   userFilter: '',
   expandedChannel: null,
+  readingPausedIn: null,
 });
 
 export function setUi(change: Partial<Ui> | ((u: Ui) => Partial<Ui>)): void {

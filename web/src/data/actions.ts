@@ -101,6 +101,9 @@ export async function markNarrowRead(terms: Term[]): Promise<void> {
 }
 
 export async function markUnreadFrom(terms: Term[], id: number): Promise<void> {
+  // Reads still waiting to be sent would otherwise land after this, and win.
+  clearTimeout(readTimer);
+  await flushRead();
   await api.call('POST /messages/flags/narrow', { anchor: String(id), include_anchor: true, num_before: 0, num_after: 5000, narrow: apiNarrow(terms), op: 'remove', flag: 'read' });
 }
 

@@ -27,6 +27,7 @@ export interface RealmInfo {
   allowEditing: boolean;
   editLimitSeconds: number | null;
   reportTypes: { key: string; name: string }[];
+  moderationChannelId: number; // reports go there; -1: reporting is off
   pingIntervalSeconds: number;
   offlineThresholdSeconds: number;
   typingStartedExpiryMs: number;
@@ -92,6 +93,7 @@ export function fromRegister(r: RegisterResponse): State {
       allowEditing: r.realm_allow_message_editing ?? true,
       editLimitSeconds: r.realm_message_content_edit_limit_seconds ?? null,
       reportTypes: r.server_report_message_types ?? [],
+      moderationChannelId: Number(r.realm_moderation_request_channel_id ?? -1),
       pingIntervalSeconds: r.server_presence_ping_interval_seconds ?? 60,
       offlineThresholdSeconds: r.server_presence_offline_threshold_seconds ?? 140,
       typingStartedExpiryMs: r.server_typing_started_expiry_period_milliseconds ?? 15000,

@@ -15,6 +15,7 @@ import { VirtualList, type ScrollRequest } from './VirtualList';
 import { Pending, Typing } from './FeedFooter';
 import { ViewHeader } from './ViewHeader';
 import { feedControl } from './control';
+import { readingPaused } from './reading';
 import './feed.css';
 
 function targetMatches(terms: Term[], item: { target: { kind: string; streamId?: number; topic?: string; userIds?: number[] } }, me: number): boolean {
@@ -112,7 +113,7 @@ export function FeedView({ terms, near }: { terms: Term[]; near?: number }) {
         else i = Math.max(0, Math.min(ids.length - 1, (i < 0 ? ids.length - 1 : i) + delta));
         select(key, ids[i]);
         scrollTo(ids[i], delta === 'last' ? 'end' : 'nearest');
-        if (policy !== 3) markRead([ids[i]]);
+        if (policy !== 3 && !readingPaused(key)) markRead([ids[i]]);
         if (delta === 'first') void loadMessages(terms, 'older');
       },
       lastOwn: () => {
@@ -140,7 +141,7 @@ export function FeedView({ terms, near }: { terms: Term[]; near?: number }) {
   const onViewport = useCallback(
     (visible: number[]) => {
       // Reading as you scroll: 1 always, 2 in a single conversation, 3 never; only while the window has focus.
-      const reads = policy === 1 || (policy === 2 && single);
+      const reads = (policy === 1 || (policy === 2 && single)) && !readingPaused(key);
       if (reads && document.hasFocus() && !ui.get().overlay) markRead(visible);
     },
     [key, terms, policy, single],

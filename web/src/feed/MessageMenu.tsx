@@ -2,12 +2,13 @@
 // mute the topic, report.
 import { useEffect, useRef } from 'react';
 import type { Message } from '../api/types';
-import { markUnreadFrom, setStarred, setTopicVisibility } from '../data/actions';
+import { setStarred, setTopicVisibility } from '../data/actions';
+import { markUnreadHere } from './reading';
 import { useServer } from '../data/hooks';
 import { topicKey } from '../data/narrow';
 import { editMessage, openCompose, quoteAndReply, targetOfMessage, nearRoute } from '../compose/open';
 import { hashOf } from '../app/router';
-import { setUi, ui } from '../app/ui';
+import { setUi } from '../app/ui';
 
 export function messageLink(m: Message): string {
   return `${location.origin}/${hashOf(nearRoute(m))}`;
@@ -35,7 +36,6 @@ export function MessageMenu({ message: m, anchor, onClose }: { message: Message;
     onClose();
     fn();
   };
-  const route = ui.get().route;
   const top = Math.min(anchor.bottom + 4, window.innerHeight - 420);
   return (
     <div ref={ref} className="popover menu message-menu" role="menu" aria-label="Message actions" style={{ top: Math.max(8, top), left: Math.max(8, anchor.right - 240) }}
@@ -55,7 +55,7 @@ export function MessageMenu({ message: m, anchor, onClose }: { message: Message;
       {(mine || me.isAdmin) && <button role="menuitem" type="button" onClick={act(() => setUi({ overlay: { kind: 'dialog', dialog: 'delete', messageId: m.id } }))}>Delete message…</button>}
       <hr />
       <button role="menuitem" type="button" onClick={act(() => void navigator.clipboard?.writeText(messageLink(m)))}>Copy link to message</button>
-      <button role="menuitem" type="button" onClick={act(() => void markUnreadFrom(route.view === 'messages' ? route.terms : [], m.id))}>Mark as unread from here <span className="key">Shift+U</span></button>
+      <button role="menuitem" type="button" onClick={act(() => markUnreadHere(m.id))}>Mark as unread from here <span className="key">Shift+U</span></button>
       {m.type === 'stream' && (
         <button role="menuitem" type="button" onClick={act(() => void setTopicVisibility(m.stream_id!, m.subject, policy === 1 ? 0 : 1))}>
           {policy === 1 ? 'Unmute topic' : 'Mute topic'} <span className="key">Shift+M</span>
@@ -66,7 +66,7 @@ export function MessageMenu({ message: m, anchor, onClose }: { message: Message;
           {policy === 3 ? 'Unfollow topic' : 'Follow topic'}
         </button>
       )}
-      {!mine && <button role="menuitem" type="button" onClick={act(() => setUi({ overlay: { kind: 'dialog', dialog: 'report', messageId: m.id } }))}>Report message…</button>}
+      {!mine && realm.moderationChannelId > 0 && <button role="menuitem" type="button" onClick={act(() => setUi({ overlay: { kind: 'dialog', dialog: 'report', messageId: m.id } }))}>Report message…</button>}
     </div>
   );
 }

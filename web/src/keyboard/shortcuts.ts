@@ -1,6 +1,7 @@
 // The keyboard: the reference's shortcuts, acting on the selected message of the current view (feed/control.ts)
 // or on the app. Keys typed into a field are the field's, but for Esc.
-import { markUnreadFrom, setStarred, setTopicVisibility, toggleReaction } from '../data/actions';
+import { setStarred, setTopicVisibility, toggleReaction } from '../data/actions';
+import { markUnreadHere } from '../feed/reading';
 import { channelOf, topicKey, topicOf } from '../data/narrow';
 import { countsOf, dmConversations } from '../data/selectors';
 import { server } from '../data/session';
@@ -106,10 +107,7 @@ const KEYS: Record<string, Handler> = {
     setUi({ overlay: { kind: 'message-menu', messageId: m.id, anchor: rect } });
   }),
   '*': withSelected((m) => void setStarred(m.id, !m.flags.includes('starred'))),
-  U: withSelected((m) => {
-    const route = ui.get().route;
-    void markUnreadFrom(route.view === 'messages' ? route.terms : [], m.id);
-  }),
+  U: withSelected((m) => markUnreadHere(m.id)),
   M: withSelected((m) => {
     if (m.type !== 'stream') return;
     const policy = server.get()!.userTopics.get(topicKey(m.stream_id!, m.subject)) ?? 0;

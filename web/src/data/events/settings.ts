@@ -19,6 +19,7 @@ function onRealm(d: Draft, e: ServerEvent): void {
   if (typeof data.name === 'string') next.name = data.name;
   if ('message_content_edit_limit_seconds' in data) next.editLimitSeconds = data.message_content_edit_limit_seconds as number | null;
   if ('allow_message_editing' in data) next.allowEditing = !!data.allow_message_editing;
+  if ('moderation_request_channel_id' in data) next.moderationChannelId = Number(data.moderation_request_channel_id);
   d.set('realm', next);
 }
 
