@@ -1,9 +1,10 @@
 // The web app benchmark's organization: 1,000 people, 200 channels, 100,000 messages — one channel holding a
 // 10,000-message topic — seeded once with the bench's bulk inserts (bench/seed.ts) into a SQLite file kept under
-// the bench cache (keyed by the schema), as B5's database is. The reader logs in with a password, is subscribed
+// the bench cache (keyed by the schema), as B5's database is; each run works on a copy (W4 adds messages). The reader logs in with a password, is subscribed
 // to 40 channels and has unread messages in ten of them.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
@@ -15,7 +16,7 @@ import { updateUser } from '../src/store/users.js';
 import { bulkChannel, bulkUsers } from './seed.js';
 import { cacheDir } from './history-db.js';
 
-const SEED_VERSION = 1;
+const SEED_VERSION = 2;
 export const PEOPLE = 1000;
 export const CHANNELS = 200;
 export const MESSAGES = 100_000;
@@ -94,6 +95,7 @@ export async function webDb(log: (s: string) => void): Promise<WebDb> {
       });
     }
     await sql`insert into message_search (rowid, topic, content) select id, topic, content from messages`.execute(app.db);
+    await sql`pragma wal_checkpoint(truncate)`.execute(app.db);
     const db: WebDb = { dataDir, email: reader.email, password, longChannel: streams[0].id, channels: CHANNELS };
     fs.writeFileSync(manifest, JSON.stringify(db));
     log(`seeded in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
@@ -102,4 +104,11 @@ export async function webDb(log: (s: string) => void): Promise<WebDb> {
     app.limiter.close();
     await database.close();
   }
+}
+
+// A copy of the seeded database for one run, removed by `done`.
+export function webDbCopy(db: WebDb): { dataDir: string; done(): void } {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parlance-web-bench-'));
+  for (const f of fs.readdirSync(db.dataDir)) if (f.startsWith('parlance.sqlite3')) fs.copyFileSync(path.join(db.dataDir, f), path.join(dataDir, f));
+  return { dataDir, done: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
 }

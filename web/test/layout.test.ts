@@ -1,7 +1,7 @@
 // The virtual list's arithmetic: row positions from heights, and the rows a stretch of the list shows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { layout, rowAt, visibleRange } from '../src/feed/layout';
+import { layout, relayout, rowAt, visibleRange } from '../src/feed/layout';
 
 test('positions are running sums of heights', () => {
   assert.deepEqual([...layout([10, 20, 30])], [0, 10, 30, 60]);
@@ -25,4 +25,26 @@ test('the rows a stretch shows, bounded in number', () => {
   assert.equal(last - first + 1, 150);
   assert.deepEqual(visibleRange(layout([]), 0, 100, 150), [0, -1]);
   assert.deepEqual(visibleRange(tops, -500, 100, 150), [0, 2]);
+});
+
+test('relayout reuses the unchanged start and asks only for the rest', () => {
+  const asked: number[] = [];
+  const h = (i: number) => (asked.push(i), 10 + i);
+  const a = relayout(null, [1, 2, 3], Infinity, h);
+  assert.deepEqual([...a.tops], [0, 10, 21, 33]);
+  asked.length = 0;
+  const b = relayout(a, [1, 2, 3, 4], Infinity, h);
+  assert.deepEqual(asked, [3], 'appended: only the new row');
+  assert.deepEqual([...b.tops], [0, 10, 21, 33, 46]);
+  asked.length = 0;
+  const c = relayout(b, [1, 2, 3, 4], 1, (i) => (asked.push(i), 50));
+  assert.deepEqual(asked, [1, 2, 3], 'a height changed at row 1: from there on');
+  assert.deepEqual([...c.tops], [0, 10, 60, 110, 160]);
+  asked.length = 0;
+  relayout(c, [0, 1, 2, 3, 4], Infinity, h);
+  assert.deepEqual(asked, [0, 1, 2, 3, 4], 'prepended: everything');
+  asked.length = 0;
+  const e = relayout(c, [1, 2], Infinity, h);
+  assert.deepEqual(asked, [], 'shortened: nothing to ask');
+  assert.deepEqual([...e.tops], [0, 10, 60]);
 });

@@ -26,7 +26,10 @@ interface MessagesAnswer {
 export const PAGE = 100;
 const FIRST_PAGE = 60;
 
-export function loadMessages(terms: Term[], kind: FetchKind, near?: number): Promise<FetchResult> {
+// `near`: the message to open at, or an end of the narrow; the first unread message by default.
+export type Anchor = number | 'oldest' | 'newest';
+
+export function loadMessages(terms: Term[], kind: FetchKind, near?: Anchor): Promise<FetchResult> {
   const key = narrowKey(terms);
   const flight = `${key}|${kind}`;
   const running = inFlight.get(flight);
@@ -53,18 +56,18 @@ function takePrefetched(key: string, near?: number): Promise<MessagesAnswer> | u
 
 export const isLoading = (terms: Term[], kind: FetchKind) => inFlight.has(`${narrowKey(terms)}|${kind}`);
 
-async function doLoad(terms: Term[], key: string, kind: FetchKind, near?: number): Promise<FetchResult> {
+async function doLoad(terms: Term[], key: string, kind: FetchKind, near?: Anchor): Promise<FetchResult> {
   const list = state().lists.get(key);
   let params: Record<string, unknown>;
   if (kind === 'initial' || !list || !list.ids.length) {
-    params = { anchor: near ?? 'first_unread', num_before: FIRST_PAGE, num_after: FIRST_PAGE };
+    params = { anchor: String(near ?? 'first_unread'), num_before: near === 'newest' ? PAGE : FIRST_PAGE, num_after: near === 'oldest' ? PAGE : FIRST_PAGE };
     kind = 'initial';
   } else if (kind === 'older') params = { anchor: list.ids[0], num_before: PAGE, num_after: 0, include_anchor: false };
   else params = { anchor: list.ids[list.ids.length - 1], num_before: 0, num_after: PAGE, include_anchor: false };
   const registration = state().me; // a new registration meanwhile makes this answer stale
   let res: MessagesAnswer;
   try {
-    const early = kind === 'initial' ? takePrefetched(key, near) : undefined;
+    const early = kind === 'initial' && typeof near !== 'string' ? takePrefetched(key, near) : undefined;
     res = await (early ?? (api.call('GET /messages', { ...params, narrow: apiNarrow(terms), apply_markdown: true, client_gravatar: true }) as Promise<MessagesAnswer>));
   } catch (err) {
     return { error: (err as Error).message };
@@ -94,7 +97,7 @@ async function doLoad(terms: Term[], key: string, kind: FetchKind, near?: number
       d.mut('lists').set(key, next);
     });
   });
-  return { anchor: kind === 'initial' ? (res.found_anchor || near === undefined ? res.anchor : undefined) : undefined };
+  return { anchor: kind === 'initial' ? (res.found_anchor || typeof near !== 'number' ? res.anchor : undefined) : undefined };
 }
 
 // Drops the lists of narrows not shown, keeping memory bounded on long sessions (their messages stay shared).

@@ -138,7 +138,7 @@ async function loop(gen: number): Promise<void> {
 
 // Events are applied at once after a quiet spell; under a flood, at most every APPLY_MS, so that the page renders
 // a few times a second with many new messages rather than for each answer (the queue is polled on regardless).
-const APPLY_MS = 100;
+const APPLY_MS = 200;
 let pending: ServerEvent[] = [];
 let applyTimer: ReturnType<typeof setTimeout> | undefined;
 let lastApply = 0;

@@ -104,8 +104,20 @@ export function FeedView({ terms, near }: { terms: Term[]; near?: number }) {
         return id === undefined ? undefined : server.get()?.messages.get(id);
       },
       move: (delta) => {
-        const ids = server.get()?.lists.get(key)?.ids ?? [];
+        const list = server.get()?.lists.get(key);
+        const ids = list?.ids ?? [];
         if (!ids.length) return;
+        // Home and End go to the ends of the narrow: fetched from there when not yet loaded.
+        if ((delta === 'first' && !list!.foundOldest) || (delta === 'last' && !list!.foundNewest)) {
+          void loadMessages(terms, 'initial', delta === 'first' ? 'oldest' : 'newest').then(() => {
+            const now = server.get()?.lists.get(key)?.ids ?? [];
+            if (!now.length) return;
+            const id = delta === 'first' ? now[0] : now[now.length - 1];
+            select(key, id);
+            scrollTo(id, delta === 'first' ? 'start' : 'end');
+          });
+          return;
+        }
         const cur = ui.get().selected.get(key);
         let i = cur === undefined ? ids.length - 1 : ids.indexOf(cur);
         if (delta === 'first') i = 0;
@@ -114,7 +126,6 @@ export function FeedView({ terms, near }: { terms: Term[]; near?: number }) {
         select(key, ids[i]);
         scrollTo(ids[i], delta === 'last' ? 'end' : 'nearest');
         if (policy !== 3 && !readingPaused(key)) markRead([ids[i]]);
-        if (delta === 'first') void loadMessages(terms, 'older');
       },
       lastOwn: () => {
         const s = server.get();

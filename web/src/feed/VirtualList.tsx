@@ -1,9 +1,10 @@
 // A list of rows of varying height of which only those near the viewport are in the DOM. Heights are measured
-// after render (estimated before), and one row — the anchor — keeps its place on screen whatever changes above
+// as rows mount (estimated before), and one row — the anchor — keeps its place on screen whatever changes above
 // it: pages of older messages, images loading, rows measured taller than their estimate. At the bottom, the
-// list stays at the bottom as rows arrive.
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { layout, visibleRange } from './layout';
+// list stays at the bottom as rows arrive. It renders only when the set of rows to show changes: scrolling within
+// the rendered rows, and rows whose height is already known, cost no render.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
+import { relayout, visibleRange, type Layout } from './layout';
 
 export interface ScrollRequest {
   key: number;
@@ -35,37 +36,60 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   const { items, keyOf, estimate, render } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<number, number>());
-  const [version, setVersion] = useState(0);
-  const [view, setView] = useState({ top: 0, height: 800 });
+  const [version, bump] = useReducer((n: number) => n + 1, 0);
+  const view = useRef({ top: 0, height: 800 }); // the scroller's position, kept without rendering
+  const headerHeight = useRef(0);
+  const shown = useRef<[number, number]>([0, -1]); // the rows rendered
   const anchor = useRef<{ key: number; offset: number } | null>(null);
   const atBottom = useRef(false);
   const rowEls = useRef(new Map<number, HTMLElement>());
   const observer = useRef<ResizeObserver | null>(null);
   const settleTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const endsTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const headerRef = useRef<HTMLDivElement>(null);
 
   const keys = useMemo(() => items.map(keyOf), [items, keyOf]);
-  const tops = useMemo(
-    () => layout(keys.map((k, i) => heights.current.get(k) ?? estimate(items[i], i))),
+  // Positions are recomputed only from the first row that changed (new rows come at the end, heights change
+  // among the rows shown): a long list costs little per change.
+  const cache = useRef<Layout | null>(null);
+  const dirtyFrom = useRef(0);
+  const tops = useMemo(() => {
+    const next = relayout(cache.current, keys, dirtyFrom.current, (i) => heights.current.get(keys[i]) ?? estimate(items[i], i));
+    cache.current = next;
+    dirtyFrom.current = Number.MAX_SAFE_INTEGER;
+    return next.tops;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [keys, items, version],
-  );
-  const headerHeight = headerRef.current?.offsetHeight ?? 0;
-  const [first, last] = visibleRange(tops, view.top - headerHeight - OVERSCAN_PX, view.top - headerHeight + view.height + OVERSCAN_PX, MAX_ROWS);
+  }, [keys, items, version]);
+  const topsRef = useRef(tops);
+  topsRef.current = tops;
+  const rangeFor = (t: Float64Array) => visibleRange(t, view.current.top - headerHeight.current - OVERSCAN_PX, view.current.top - headerHeight.current + view.current.height + OVERSCAN_PX, MAX_ROWS);
+  const [first, last] = rangeFor(tops);
+  shown.current = [first, last];
 
-  // One observer for all rows: a changed height re-lays the list out.
+  // Renders again only if the rows to show changed.
+  const refresh = useCallback(() => {
+    const [f, l] = rangeFor(topsRef.current);
+    if (f !== shown.current[0] || l !== shown.current[1]) bump();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // Heights that change after mounting (images loading, a spoiler opened) re-lay the list out.
   useEffect(() => {
     observer.current = new ResizeObserver((entries) => {
       let changed = false;
       for (const e of entries) {
-        const key = Number((e.target as HTMLElement).dataset.key);
-        const h = (e.target as HTMLElement).offsetHeight;
+        const el = e.target as HTMLElement;
+        const key = Number(el.dataset.key);
+        const h = el.offsetHeight;
         if (h && heights.current.get(key) !== h) {
           heights.current.set(key, h);
           changed = true;
         }
       }
-      if (changed) setVersion((v) => v + 1);
+      if (changed) {
+        dirtyFrom.current = Math.min(dirtyFrom.current, shown.current[0]);
+        bump();
+      }
     });
     return () => observer.current?.disconnect();
   }, []);
@@ -97,6 +121,8 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
   const takeAnchor = useCallback(() => {
     const el = scroller.current;
     if (!el) return;
+    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 4;
+    if (atBottom.current) return; // the bottom is the anchor
     const top = viewportTop();
     let best: { key: number; offset: number } | null = null;
     for (const [key, row] of rowEls.current) {
@@ -104,7 +130,6 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
       if (r.bottom > top + 1 && (!best || r.top - top < best.offset)) best = { key, offset: r.top - top };
     }
     anchor.current = best;
-    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 4;
   }, []);
 
   const reportViewport = useCallback(() => {
@@ -126,40 +151,72 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     if (el && props.onEnds) props.onEnds(el.scrollTop < NEAR_END_PX, el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END_PX);
   };
 
-  const onScroll = useCallback(() => {
-    const el = scroller.current!;
-    takeAnchor();
-    setView((v) => (v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight }));
-    reportEnds();
+  const settle = () => {
     clearTimeout(settleTimer.current);
     settleTimer.current = setTimeout(reportViewport, 120);
-  }, [takeAnchor, reportViewport]); // eslint-disable-line react-hooks/exhaustive-deps
+  };
+
+  const onScroll = () => {
+    const el = scroller.current!;
+    takeAnchor();
+    view.current = { top: el.scrollTop, height: el.clientHeight };
+    refresh();
+    reportEnds();
+    settle();
+  };
 
   useEffect(() => {
     const el = scroller.current!;
-    const ro = new ResizeObserver(() => setView({ top: el.scrollTop, height: el.clientHeight }));
+    const header = headerRef.current!;
+    const ro = new ResizeObserver(() => {
+      view.current = { top: el.scrollTop, height: el.clientHeight };
+      headerHeight.current = header.offsetHeight;
+      refresh();
+    });
     ro.observe(el);
+    ro.observe(header);
     return () => ro.disconnect();
-  }, []);
+  }, [refresh]);
 
-  // After every render: keep the anchor row where it was, or stay at the bottom.
+  // After every render: rows just mounted are measured now (not a frame later), then the anchor row goes back
+  // where it was, or the list back to its bottom — before the browser paints.
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
+    let measured = false;
+    for (const [key, row] of rowEls.current) {
+      if (heights.current.has(key)) continue;
+      const h = row.offsetHeight;
+      if (h) {
+        heights.current.set(key, h);
+        measured = true;
+      }
+    }
     if (atBottom.current) {
-      el.scrollTop = el.scrollHeight;
+      const bottom = el.scrollHeight - el.clientHeight;
+      if (el.scrollTop < bottom - 1) el.scrollTop = bottom;
     } else if (anchor.current) {
       const row = rowEls.current.get(anchor.current.key);
       if (row) {
         const delta = row.getBoundingClientRect().top - viewportTop() - anchor.current.offset;
         if (Math.abs(delta) > 0.5) el.scrollTop += delta;
+      } else {
+        // Out of the rows rendered (many came in above it): placed by its computed position; the next render
+        // shows it and corrects by its measured one.
+        const index = keys.indexOf(anchor.current.key);
+        if (index >= 0) el.scrollTop = tops[index] + headerHeight.current - anchor.current.offset;
       }
     }
-    // The scroll event that a changed position fires brings the window along (not a render from here: a window
-    // that moves with unmeasured rows could otherwise chase itself within one commit).
+    view.current = { top: el.scrollTop, height: el.clientHeight };
+    if (measured) {
+      dirtyFrom.current = Math.min(dirtyFrom.current, shown.current[0]);
+      bump();
+    } else refresh();
     reportEnds();
-    clearTimeout(settleTimer.current);
-    settleTimer.current = setTimeout(reportViewport, 120);
+    // Again once the current work is over: a page that just arrived may have been "loading" a moment ago.
+    clearTimeout(endsTimer.current);
+    endsTimer.current = setTimeout(reportEnds, 50);
+    settle();
   });
 
   // Scrolling to a row (opening at a message, keyboard selection): placed by its computed position, then held
@@ -170,13 +227,12 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
     if (!req || !el) return;
     const index = keys.indexOf(req.key);
     if (index < 0) return;
-    const rowTop = tops[index] + headerHeight;
+    const rowTop = tops[index] + headerHeight.current;
     const rowHeight = tops[index + 1] - tops[index];
     const vh = el.clientHeight;
     let target = el.scrollTop;
     if (req.align === 'start') target = rowTop - 8;
     else if (req.align === 'center') target = rowTop - vh / 3;
-    else if (req.align === 'end') target = el.scrollHeight;
     else if (rowTop < el.scrollTop + 8) target = rowTop - 8;
     else if (rowTop + rowHeight > el.scrollTop + vh - 8) target = Math.min(rowTop - 8, rowTop + rowHeight - vh + 8);
     if (req.align === 'end') {
@@ -187,7 +243,8 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
       atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 4;
       anchor.current = atBottom.current ? null : { key: req.key, offset: rowTop - el.scrollTop };
     }
-    setView({ top: el.scrollTop, height: vh });
+    view.current = { top: el.scrollTop, height: vh };
+    bump();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.scrollRequest?.seq]);
 

@@ -32,3 +32,32 @@ export function visibleRange(tops: Float64Array, from: number, to: number, max: 
   }
   return [first, last];
 }
+
+export interface Layout {
+  keys: number[];
+  heights: Float64Array;
+  tops: Float64Array;
+}
+
+// The layout of `keys`, reusing `prev` up to the first row whose key differs or that is at or past `dirtyFrom`
+// (its height changed): only the rest is asked for (`heightOf(i)`) and summed again.
+export function relayout(prev: Layout | null, keys: number[], dirtyFrom: number, heightOf: (i: number) => number): Layout {
+  let start = 0;
+  if (prev) {
+    const n = Math.min(prev.keys.length, keys.length);
+    if (prev.keys === keys) start = n;
+    else while (start < n && prev.keys[start] === keys[start]) start++;
+    start = Math.min(start, dirtyFrom, n);
+  }
+  const heights = new Float64Array(keys.length);
+  const tops = new Float64Array(keys.length + 1);
+  if (prev && start > 0) {
+    heights.set(prev.heights.subarray(0, start));
+    tops.set(prev.tops.subarray(0, start + 1));
+  }
+  for (let i = start; i < keys.length; i++) {
+    heights[i] = heightOf(i);
+    tops[i + 1] = tops[i] + heights[i];
+  }
+  return { keys, heights, tops };
+}
