@@ -41,8 +41,12 @@ test('relayout reuses the unchanged start and asks only for the rest', () => {
   assert.deepEqual(asked, [1, 2, 3], 'a height changed at row 1: from there on');
   assert.deepEqual([...c.tops], [0, 10, 60, 110, 160]);
   asked.length = 0;
-  relayout(c, [0, 1, 2, 3, 4], Infinity, h);
-  assert.deepEqual(asked, [0, 1, 2, 3, 4], 'prepended: everything');
+  const d = relayout(c, [-1, 0, 1, 2, 3, 4], Infinity, h);
+  assert.deepEqual(asked, [0, 1], 'prepended: only the new rows');
+  assert.deepEqual([...d.tops], [0, 10, 21, 31, 81, 131, 181]);
+  asked.length = 0;
+  relayout(c, [0, 1, 2, 3, 4], 2, h);
+  assert.deepEqual(asked, [0, 1, 2, 3, 4], 'prepended with a height changed: everything');
   asked.length = 0;
   const e = relayout(c, [1, 2], Infinity, h);
   assert.deepEqual(asked, [], 'shortened: nothing to ask');

@@ -23,7 +23,7 @@ interface MessagesAnswer {
   found_newest: boolean;
 }
 
-export const PAGE = 100;
+export const PAGE = 200;
 const FIRST_PAGE = 60;
 
 // `near`: the message to open at, or an end of the narrow; the first unread message by default.

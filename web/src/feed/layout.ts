@@ -42,6 +42,20 @@ export interface Layout {
 // The layout of `keys`, reusing `prev` up to the first row whose key differs or that is at or past `dirtyFrom`
 // (its height changed): only the rest is asked for (`heightOf(i)`) and summed again.
 export function relayout(prev: Layout | null, keys: number[], dirtyFrom: number, heightOf: (i: number) => number): Layout {
+  // Rows added before the old ones (a page of older messages): only theirs are asked for; the old rows shift.
+  const added = prev ? keys.length - prev.keys.length : 0;
+  if (prev && added > 0 && dirtyFrom >= prev.keys.length && keys[added] === prev.keys[0] && keys[keys.length - 1] === prev.keys[prev.keys.length - 1]) {
+    const heights = new Float64Array(keys.length);
+    const tops = new Float64Array(keys.length + 1);
+    for (let i = 0; i < added; i++) {
+      heights[i] = heightOf(i);
+      tops[i + 1] = tops[i] + heights[i];
+    }
+    heights.set(prev.heights, added);
+    const shift = tops[added];
+    for (let i = 1; i < prev.tops.length; i++) tops[added + i] = prev.tops[i] + shift;
+    return { keys, heights, tops };
+  }
   let start = 0;
   if (prev) {
     const n = Math.min(prev.keys.length, keys.length);
