@@ -87,9 +87,10 @@ async function doLoad(terms: Term[], key: string, kind: FetchKind, near?: Anchor
         foundOldest: res.found_oldest,
         foundNewest: res.found_newest,
       });
-      // Messages that arrived by event while the first page was on its way, after its newest.
-      if (next.foundNewest && next.ids.length) {
-        const last = next.ids[next.ids.length - 1];
+      // Messages that arrived by event while the page was on its way, after its newest (after nothing, for a
+      // narrow that had no message at all).
+      if (next.foundNewest && (next.ids.length || next.foundOldest)) {
+        const last = next.ids.length ? next.ids[next.ids.length - 1] : 0;
         const ctx = matchContext({ me: d.get('me'), userTopics: d.get('userTopics') });
         const later = [...messages.values()].filter((m) => m.id > last && matches(terms, m, ctx) === true).map((m) => m.id).sort((a, b) => a - b);
         if (later.length) next = { ...next, ids: [...next.ids, ...later] };
