@@ -81,7 +81,8 @@ async function seedFirstRun(app: Awaited<ReturnType<typeof openApp>>['app'], url
         `  e-mail:   ${owner.email}`,
         `  password: ${password}`,
         `  API key:  ${owner.apiKey}`,
-        `Try: curl -sSu ${owner.email}:${owner.apiKey} ${url}/api/v1/users/me`,
+        `Open ${url}/ in a browser and log in with this e-mail and password,`,
+        `or try the API: curl -sSu ${owner.email}:${owner.apiKey} ${url}/api/v1/users/me`,
         '',
       ].join('\n'),
     );

@@ -42,6 +42,7 @@ export interface Config {
   dbPoolSize: number;
   readPoolSize?: number;
   eventLoopWarnMs: number;
+  sessionDays: number;
 }
 
 interface Setting {
@@ -94,6 +95,7 @@ export const SETTINGS: Setting[] = [
   { key: 'readPoolSize', env: 'PARLANCE_READ_POOL_SIZE', kind: 'int', help: 'connections for long reads (histories, searches, register): worker threads on SQLite (default: the number of CPUs plus one, at most 4), a second pool on PostgreSQL (default 10); register snapshots take all but one' },
   { key: 'maxConnectionsPerIp', env: 'PARLANCE_MAX_CONNECTIONS_PER_IP', kind: 'int', default: 500, help: 'connections one IP address may hold open; 0 for no limit' },
   { key: 'eventLoopWarnMs', env: 'PARLANCE_EVENT_LOOP_WARN_MS', kind: 'int', default: 100, help: 'an event-loop stall longer than this is logged (warn) with the requests running then; 0 turns the check off' },
+  { key: 'sessionDays', env: 'PARLANCE_SESSION_DAYS', kind: 'int', default: 14, help: 'a browser session ends after this many days without use (at least 1)' },
 ];
 
 export function loadConfig(overrides: Partial<Record<keyof Config, string | number | undefined>> = {}, env = process.env): Config {

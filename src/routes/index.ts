@@ -34,6 +34,8 @@ import { realmDomainRoutes } from './realm-domains.js';
 import { userDefaultRoutes } from './user-defaults.js';
 import { botRoutes } from './bots.js';
 import { botStorageRoutes } from './bot-storage.js';
+import { loginRoutes } from './login.js';
+import { webAppRoutes } from './web-app.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -74,6 +76,8 @@ export function allRoutes(): AnyRoute[] {
     ...userDefaultRoutes,
     ...botRoutes,
     ...botStorageRoutes,
+    ...loginRoutes,
+    ...webAppRoutes,
   );
   return routes;
 }

@@ -207,3 +207,12 @@ export interface ImagePreviewTable {
   content_type: string;
   thumbnail: string | null;
 }
+
+export interface SessionTable {
+  token_hash: string;
+  user_id: number;
+  realm_id: number;
+  csrf_token: string;
+  created: number;
+  expires: number;
+}

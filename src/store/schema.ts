@@ -25,6 +25,7 @@ import type {
   BotSettingsTable,
   BotStorageTable,
   ImagePreviewTable,
+  SessionTable,
 } from './schema-features.js';
 
 export type * from './schema-features.js';
@@ -225,6 +226,7 @@ export interface Schema {
   bot_settings: BotSettingsTable;
   bot_storage: BotStorageTable;
   image_previews: ImagePreviewTable;
+  sessions: SessionTable;
   reactions: ReactionTable;
   realm_emoji: RealmEmojiTable;
   linkifiers: LinkifierTable;
