@@ -17,6 +17,8 @@ const SCRIPTS: { file: string; ids: string[] }[] = [
   { file: 'register.ts', ids: ['B6'] },
   { file: 'presence.ts', ids: ['B7'] },
   { file: 'scale.ts', ids: ['B1', 'B3'] },
+  { file: 'million.ts', ids: ['B11'] },
+  { file: 'markdown.ts', ids: ['M1'] },
 ];
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -3,6 +3,8 @@
 import http from 'node:http';
 import { basic, now, timedRequest } from './load.js';
 
+export { batch, probeWaits, startProbe, stopProbe } from './probe.js';
+
 export interface Credentials {
   email: string;
   apiKey: string;

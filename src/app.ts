@@ -12,6 +12,8 @@ import type { ObjectStorage } from './storage/index.js';
 export interface App {
   config: Config;
   db: Db;
+  // Long reads: the read pool in a serving process (src/store/read-pool.ts), else `db`.
+  reads: Db;
   dialect: Dialect;
   log: Logger;
   // Set when REDIS_URL is: state shared with the other server processes.

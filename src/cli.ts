@@ -1,9 +1,10 @@
-// The `parlance` command: serve, create-realm, create-user. Flags override PARLANCE_* environment variables.
+// The `parlance` command: serve, create-realm, create-user, populate. Flags override PARLANCE_* environment variables.
 import { parseArgs } from 'node:util';
 import { loadConfig, SETTINGS, type Config } from './config.js';
 import { openApp, startServer } from './server.js';
 import { accessRealmBySubdomain, doCreateRealm, hasAnyRealm } from './actions/realms.js';
 import { doCreateUser } from './actions/users.js';
+import { doPopulate } from './actions/populate.js';
 import { randomToken } from './lib/secrets.js';
 import { ROLE, type RoleName } from './store/users.js';
 import { ApiError } from './http/errors.js';
@@ -12,6 +13,7 @@ const USAGE = `Usage:
   parlance serve [--host H] [--port P] [--data DIR]
   parlance create-realm --name N --owner-email E --owner-name N --owner-password P [--subdomain S] [--json] [--data DIR]
   parlance create-user --email E --name N --password P --role owner|administrator|moderator|member|guest [--bot] [--realm S] [--json] [--data DIR]
+  parlance populate --users N --channels N --messages N [--seed S] [--unread-dms N] [--big-topics N] [--json] [--data DIR]
 
 Settings (environment):
 ${SETTINGS.map((s) => `  ${s.env.padEnd(38)} ${s.help}${s.default !== undefined ? ` (default ${s.default})` : ''}`).join('\n')}
@@ -79,7 +81,8 @@ async function seedFirstRun(app: Awaited<ReturnType<typeof openApp>>['app'], url
         `  e-mail:   ${owner.email}`,
         `  password: ${password}`,
         `  API key:  ${owner.apiKey}`,
-        `Try: curl -sSu ${owner.email}:${owner.apiKey} ${url}/api/v1/users/me`,
+        `Open ${url}/ in a browser and log in with this e-mail and password,`,
+        `or try the API: curl -sSu ${owner.email}:${owner.apiKey} ${url}/api/v1/users/me`,
         '',
       ].join('\n'),
     );
@@ -146,6 +149,36 @@ async function createUser(args: string[]): Promise<number> {
   return 0;
 }
 
+// A whole number from a flag, at least `min`.
+function count(values: Record<string, unknown>, name: string, min: number, fallback?: number): number {
+  const raw = values[name];
+  if (raw === undefined && fallback !== undefined) return fallback;
+  const n = Number(raw);
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min) throw new Error(`--${name} must be a whole number of at least ${min}`);
+  return n;
+}
+
+async function populate(args: string[]): Promise<number> {
+  const numbers = ['users', 'channels', 'messages', 'seed', 'unread-dms', 'big-topics'] as const;
+  const { values } = parseArgs({ args, options: { ...common, ...Object.fromEntries(numbers.map((n) => [n, { type: 'string' }])) } });
+  need(values, 'users', 'channels', 'messages');
+  const options = {
+    users: count(values, 'users', 2),
+    channels: count(values, 'channels', 1),
+    messages: count(values, 'messages', 0),
+    seed: count(values, 'seed', 0, 1),
+    unreadDms: count(values, 'unread-dms', 0, 0),
+    bigTopics: count(values, 'big-topics', 0, 1),
+  };
+  if (options.unreadDms && options.users < 3) throw new Error('--unread-dms needs at least 3 users (group conversations)');
+  const progress = values.json || !process.stderr.isTTY ? undefined : (line: string) => process.stderr.write(`${line}\n`);
+  // Written by the organization's administrator, not by requests: no per-user limit applies (such as channels
+  // created per hour).
+  const out = await withApp({ ...configFrom(values), rateLimitPerMinute: 0 }, (app) => doPopulate(app, options, progress));
+  print(values.json, out, `Populated the organization: ${out.messages.toLocaleString('en')} messages in ${out.seconds} s; owner ${out.owner.email} (user ${out.owner.user_id}), API key ${out.owner.api_key}; first member ${out.members[0]?.email} (user ${out.members[0]?.user_id}), API key ${out.members[0]?.api_key}`);
+  return 0;
+}
+
 function print(json: boolean | undefined, out: object, text: string): void {
   process.stdout.write(json ? `${JSON.stringify(out)}\n` : `${text}\n`);
 }
@@ -160,6 +193,8 @@ export async function main(argv: string[]): Promise<number> {
         return await createRealm(rest);
       case 'create-user':
         return await createUser(rest);
+      case 'populate':
+        return await populate(rest);
       case undefined:
       case 'help':
       case '--help':

@@ -9,6 +9,7 @@ export interface Config {
   redisPrefix: string;
   externalUrl?: string;
   trustProxy?: string;
+  fetchAllowedHosts?: string;
   logLevel: string;
   rateLimitPerMinute: number;
   rateLimitIpPerMinute: number;
@@ -45,6 +46,10 @@ export interface Config {
   pushBouncerUrl?: string;
   pushBouncerOrgId?: string;
   pushBouncerOrgKey?: string;
+  dbPoolSize: number;
+  readPoolSize?: number;
+  eventLoopWarnMs: number;
+  sessionDays: number;
 }
 
 interface Setting {
@@ -64,6 +69,7 @@ export const SETTINGS: Setting[] = [
   { key: 'redisPrefix', env: 'PARLANCE_REDIS_PREFIX', kind: 'string', default: 'parlance:', help: 'prefix of every Redis key and channel, so that several installations can share one Redis' },
   { key: 'trustProxy', env: 'PARLANCE_TRUST_PROXY', kind: 'string', help: 'reverse proxies whose X-Forwarded-For names the client (for the per-IP limit): their addresses or CIDR ranges, comma-separated, or true for any' },
   { key: 'externalUrl', env: 'PARLANCE_EXTERNAL_URL', kind: 'string', help: "public base URL, for realm_url, links in notices and bot addresses (organizations with a subdomain get it in front); the address the server listens on when unset, with a warning at start-up (never a request's Host)" },
+  { key: 'fetchAllowedHosts', env: 'PARLANCE_FETCH_ALLOWED_HOSTS', kind: 'string', help: 'hosts (names) or addresses and CIDR ranges, comma-separated, that server-side fetches (link previews) may reach although private, loopback or link-local' },
   { key: 'logLevel', env: 'PARLANCE_LOG_LEVEL', kind: 'string', default: 'info', help: 'pino log level (silent, error, warn, info, debug)' },
   { key: 'rateLimitPerMinute', env: 'PARLANCE_RATE_LIMIT', kind: 'int', default: 200, help: 'requests per minute per user; 0 disables the per-user and per-IP limits' },
   { key: 'rateLimitIpPerMinute', env: 'PARLANCE_RATE_LIMIT_IP', kind: 'int', default: 100, help: 'unauthenticated requests per minute per IP address' },
@@ -99,7 +105,11 @@ export const SETTINGS: Setting[] = [
   { key: 'pushBouncerUrl', env: 'PARLANCE_PUSH_BOUNCER_URL', kind: 'string', help: "push notification bouncer (the reference's protocol, e.g. https://push.zulipchat.com); unset: no push notifications are sent (logged)" },
   { key: 'pushBouncerOrgId', env: 'PARLANCE_PUSH_BOUNCER_ORG_ID', kind: 'string', help: "this server's id at the bouncer (the reference's ZULIP_ORG_ID)" },
   { key: 'pushBouncerOrgKey', env: 'PARLANCE_PUSH_BOUNCER_ORG_KEY', kind: 'string', help: "this server's key at the bouncer (the reference's ZULIP_ORG_KEY)" },
+  { key: 'dbPoolSize', env: 'PARLANCE_DB_POOL_SIZE', kind: 'int', default: 10, help: 'PostgreSQL: connections for writes and short reads' },
+  { key: 'readPoolSize', env: 'PARLANCE_READ_POOL_SIZE', kind: 'int', help: 'connections for long reads (histories, searches, register): worker threads on SQLite (default: the number of CPUs plus one, at most 4), a second pool on PostgreSQL (default 10); register snapshots take all but one' },
   { key: 'maxConnectionsPerIp', env: 'PARLANCE_MAX_CONNECTIONS_PER_IP', kind: 'int', default: 500, help: 'connections one IP address may hold open; 0 for no limit' },
+  { key: 'eventLoopWarnMs', env: 'PARLANCE_EVENT_LOOP_WARN_MS', kind: 'int', default: 100, help: 'an event-loop stall longer than this is logged (warn) with the requests running then; 0 turns the check off' },
+  { key: 'sessionDays', env: 'PARLANCE_SESSION_DAYS', kind: 'int', default: 14, help: 'a browser session ends after this many days without use (at least 1)' },
 ];
 
 export function loadConfig(overrides: Partial<Record<keyof Config, string | number | undefined>> = {}, env = process.env): Config {

@@ -1,9 +1,11 @@
 // Starts and stops one server process: database, services, HTTP.
+import os from 'node:os';
 import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { App } from './app.js';
 import type { Config } from './config.js';
 import { buildHttp } from './http/server.js';
+import { monitorEventLoop, RequestTracker } from './http/loop-monitor.js';
 import { MemoryRateLimiter, RedisRateLimiter } from './http/rate-limit.js';
 import { connectRedis } from './lib/redis.js';
 import { passwordHasher } from './lib/secrets.js';
@@ -36,13 +38,14 @@ export interface Running {
 }
 
 export async function openApp(config: Config, log = pino({ level: config.logLevel })): Promise<{ app: App; database: Database }> {
-  const opened = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const opened = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.dbPoolSize });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
   // The app's shared connections close together.
   const database: Database = { ...opened, close: async () => (await redis?.quit(), opened.close()) };
   const app: App = {
     config,
     db: database.db,
+    reads: database.db,
     dialect: database.dialect,
     log,
     redis,
@@ -58,6 +61,7 @@ export async function startServer(config: Config): Promise<Running> {
   const { app, database } = await openApp(config);
   database.enableCache();
   database.checkpointInBackground(app.log);
+  app.reads = database.openReadPool(config.readPoolSize ?? (app.dialect === 'sqlite' ? Math.min(4, os.availableParallelism() + 1) : 10));
   const events = new EventSystem(app, {
     heartbeatSeconds: config.heartbeatSeconds,
     coalesceMs: config.eventCoalesceMs,
@@ -74,7 +78,9 @@ export async function startServer(config: Config): Promise<Running> {
     pushForCommitted(app, logged);
     return events.committed(logged);
   };
-  const http = await buildHttp(app, allRoutes());
+  const tracker = new RequestTracker();
+  const http = await buildHttp(app, allRoutes(), tracker);
+  const stopMonitor = monitorEventLoop(app.log, tracker, config.eventLoopWarnMs);
   const scheduled = startWorker(app, config.scheduledPollMs, deliverDueScheduled);
   const fullMembers = startWorker(app, FULL_MEMBER_PASS_MS, promoteFullMembers);
   const storage = startWorker(app, Math.max(1, config.storageSweepSeconds) * 1000, sweepStorage);
@@ -100,6 +106,7 @@ export async function startServer(config: Config): Promise<Running> {
       // Stop accepting, let in-flight requests finish (bounded), then close the database.
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceSeconds * 1000).unref());
       await Promise.race([http.close(), grace]);
+      stopMonitor();
       await scheduled.stop();
       await fullMembers.stop();
       await storage.stop();

@@ -2,8 +2,8 @@
 // server that is running, whose API must see the result at once.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { BIN, PASSWORD, startTestServer, type TestServer } from './helpers/server.js';
+import { PASSWORD, startTestServer, type TestServer } from './helpers/server.js';
+import { runCli, type Run } from './helpers/cli.js';
 import { Client } from './helpers/client.js';
 import { assertError, assertSuccess } from './helpers/assertions.js';
 
@@ -13,30 +13,7 @@ before(async () => {
 });
 after(() => server?.close());
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-// Runs bin/parlance.js on the test server's data: --data for the SQLite file, DATABASE_URL for PostgreSQL.
-function cli(...args: string[]): Promise<Run> {
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    DATABASE_URL: server.db.databaseUrl ?? '',
-    PARLANCE_ARGON2_MEMORY_KIB: '1024',
-  };
-  delete env.PARLANCE_DATA;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args, '--data', server.db.dataDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (...args: string[]) => runCli(server.db, ...args);
 
 function json(run: Run): any {
   assert.equal(run.code, 0, `exit ${run.code}\n${run.stdout}\n${run.stderr}`);

@@ -74,7 +74,7 @@ test('every response has result and msg; msg is "" on success', async () => {
 });
 
 test('an unknown route is 404 in the envelope', async () => {
-  for (const path of ['/api/v1/no_such_endpoint', '/api/v1/users/me/nothing/here', '/api/v2/users', '/no-api-here', '/']) {
+  for (const path of ['/api/v1/no_such_endpoint', '/api/v1/users/me/nothing/here', '/api/v2/users', '/no-api-here', '/json/no_such_endpoint']) {
     assertError(await send('GET', url(path), server.as('hamlet').headers()), 404, 'BAD_REQUEST', 'Not Found');
     assertError(await send('POST', url(path), {}), 404, 'BAD_REQUEST', 'Not Found');
   }

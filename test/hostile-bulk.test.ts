@@ -28,9 +28,9 @@ const names = (prefix: string, n: number) => range(n).map((i) => `${prefix} ${i}
 
 // Runs `bulk` while two probes are sent again and again until it finishes: GET /users/me as another user (which
 // reads the database) and GET /server_settings (which does not, so it is answered whenever the event loop is free,
-// even while a SQLite transaction runs). Every probe must succeed; `probedBefore` tells whether a
-// GET /server_settings was answered before the bulk request finished.
-async function underProbes(label: string, target: TestServer, bulk: () => Promise<Reply>): Promise<{ reply: Reply; probedBefore: boolean }> {
+// even while a SQLite transaction runs). Every probe must succeed; how many were answered before the bulk request
+// finished, and their longest wait, are logged.
+async function underProbes(label: string, target: TestServer, bulk: () => Promise<Reply>): Promise<{ reply: Reply }> {
   const me = () => target.as('cordelia').get('/users/me');
   const settings = () => target.anon().get('/server_settings');
   assertSuccess(await me()); // the paths the probes take are warm before the bulk request starts
@@ -56,7 +56,9 @@ async function underProbes(label: string, target: TestServer, bulk: () => Promis
   const reply = await running;
   console.log(`${label}: ${reply.status} in ${(finished - started).toFixed(0)} ms; GET /users/me answered ${user.answered} times (${user.before} before it, ` +
     `longest wait ${user.longest.toFixed(0)} ms), GET /server_settings ${loop.answered} times (${loop.before} before it, longest wait ${loop.longest.toFixed(0)} ms)`);
-  return { reply, probedBefore: loop.before > 0 };
+  // Whether a probe was answered before the bulk request ended depends on the machine's load: logged, not asserted
+  // (no timed assertions in tests; B11 and the event-loop monitor measure it).
+  return { reply };
 }
 
 test('channels: at most 100 created by one request, 1000 named, 1000 principals, 10,000 subscriptions; 400 beyond', async () => {
@@ -64,7 +66,6 @@ test('channels: at most 100 created by one request, 1000 named, 1000 principals,
   const heavy = await underProbes('create 100 channels', server, () => iago.post('/users/me/subscriptions', { subscriptions: names('Made', 100).map((name) => ({ name })) }));
   assert.equal(heavy.reply.status, 200, heavy.reply.text);
   assert.equal(heavy.reply.body.subscribed[server.users.iago.id].length, 100);
-  assert.ok(heavy.probedBefore, 'the server answered while the channels were made');
   assertError(await iago.post('/users/me/subscriptions', { subscriptions: names('Too', 101).map((name) => ({ name })) }), 400, 'BAD_REQUEST',
     'Too many new channels in one request: 101 (limit: 100)');
   // Existing channels do not count as created.
@@ -76,7 +77,6 @@ test('channels: at most 100 created by one request, 1000 named, 1000 principals,
     iago.post('/users/me/subscriptions', { subscriptions: names('Made', 10).map((name) => ({ name })), principals }));
   assert.equal(subscribed.reply.status, 200, subscribed.reply.text);
   assert.equal(Object.keys(subscribed.reply.body.subscribed).length, MANY_USERS);
-  assert.ok(subscribed.probedBefore, 'the server answered while the users were subscribed');
   assertError(await iago.post('/users/me/subscriptions', { subscriptions: names('Made', 11).map((name) => ({ name })), principals }), 400, 'BAD_REQUEST',
     'Too many subscriptions in one request: 1000 users × 11 channels (limit: 10000)');
   assertError(await iago.post('/users/me/subscriptions', { subscriptions: [{ name: 'Made 0' }], principals: [...principals, server.users.hamlet.id] }), 400, 'BAD_REQUEST',
@@ -86,7 +86,6 @@ test('channels: at most 100 created by one request, 1000 named, 1000 principals,
   const left = await underProbes('unsubscribe 1000 users from 10 channels', server, () => iago.delete('/users/me/subscriptions', { subscriptions: names('Made', 10), principals }));
   assert.equal(left.reply.status, 200, left.reply.text);
   assert.deepEqual(left.reply.body.removed, names('Made', 10));
-  assert.ok(left.probedBefore, 'the server answered while the users were unsubscribed');
   assertError(await iago.delete('/users/me/subscriptions', { subscriptions: names('Made', 11), principals }), 400, 'BAD_REQUEST',
     'Too many subscriptions in one request: 1000 users × 11 channels (limit: 10000)');
 });
@@ -117,7 +116,6 @@ test('PATCH /settings for target users: up to 10,000, changed in slices while th
   const targets = range(10_000).map((i) => (i < MANY_USERS ? users[i].id : i % 2 ? server.users.hamlet.id : users[i % MANY_USERS].id));
   const changed = await underProbes('settings of 1001 users', server, () => iago.patch('/settings', { target_users: { user_ids: targets }, enter_sends: true }));
   assert.equal(changed.reply.status, 200, changed.reply.text);
-  assert.ok(changed.probedBefore, 'the server answered between the slices');
   const hamlet = assertSuccess(await server.as('hamlet').post('/register', { fetch_event_types: ['user_settings'] }));
   assert.equal(hamlet.user_settings.enter_sends, true);
   const last = new Client(server.url, { email: users.at(-1)!.email, apiKey: users.at(-1)!.apiKey });

@@ -112,7 +112,7 @@ test('custom emoji take space from the quota, and deleting one frees it', async 
     const headers = server.as('hamlet').headers({ 'content-type': request.headers.get('content-type')! });
     return send('POST', new URL(`/api/v1/realm/emoji/${name}`, server.url), headers, Buffer.from(await request.arrayBuffer()));
   };
-  assertSuccess(await emoji('heavy', 3 * MIB / 2));
+  assertSuccess(await emoji('weighty', 3 * MIB / 2));
   assert.equal(await spaceUsed(server), 3 * MIB / 2);
   const file = await upload(server, 'cordelia', [{ name: 'two.bin', data: Buffer.alloc(2 * MIB) }]);
   assert.equal(file.status, 200, file.text);
@@ -121,9 +121,9 @@ test('custom emoji take space from the quota, and deleting one frees it', async 
   assertError(await emoji('heavier', MIB), 400, 'REALM_UPLOAD_QUOTA', QUOTA);
 
   const sourceUrl = (Object.values((await server.as('hamlet').get('/realm/emoji')).body.emoji) as { name: string; source_url: string }[])
-    .find((e) => e.name === 'heavy')!.source_url;
+    .find((e) => e.name === 'weighty')!.source_url;
   assert.equal((await send('GET', new URL(sourceUrl, server.url), {})).status, 200);
-  assertSuccess(await server.as('hamlet').delete('/realm/emoji/heavy'));
+  assertSuccess(await server.as('hamlet').delete('/realm/emoji/weighty'));
   assert.equal(await spaceUsed(server), 2 * MIB);
   assert.equal((await send('GET', new URL(sourceUrl, server.url), {})).status, 404);
   assert.equal((await upload(server, 'cordelia', [{ name: 'one.bin', data: Buffer.alloc(MIB) }])).status, 200);

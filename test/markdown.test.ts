@@ -47,12 +47,15 @@ describe('rendering extras', () => {
     );
     assert.equal(render('~~~spoiler\nno header\n~~~').html, '<div class="spoiler-block"><div class="spoiler-header">\n</div><div class="spoiler-content" aria-hidden="true">\n<p>no header</p>\n</div></div>');
     assert.ok(render('```spoiler\n@**King Hamlet**\n```').mentionedUserIds.has(10), 'mentions inside spoilers count');
-    assert.equal(render('```python\nx = 1\n```').html, '<pre><code class="language-python">x = 1\n</code></pre>');
+    assert.equal(
+      render('```python\nx = 1\n```').html,
+      '<div class="codehilite" data-code-language="Python"><pre><span></span><code><span class="n">x</span> <span class="o">=</span> <span class="mi">1</span>\n</code></pre></div>',
+    );
   });
 
   test('linkifiers: only at word boundaries, never inside code or existing links', () => {
-    const link = (id: string) => `<a href="https://tracker.example/${id}" title="https://tracker.example/${id}" target="_blank" rel="noopener noreferrer">#${id}</a>`;
-    assert.equal(render('#1, (#2) #3x a#4 `#5` [#6](https://x.example)').html, `<p>${link('1')}, (${link('2')}) #3x a#4 <code>#5</code> <a href="https://x.example" target="_blank" rel="noopener noreferrer">#6</a></p>`);
+    const link = (id: string) => `<a href="https://tracker.example/${id}">#${id}</a>`;
+    assert.equal(render('#1, (#2) #3x a#4 `#5` [#6](https://x.example)').html, `<p>${link('1')}, (${link('2')}) #3x a#4 <code>#5</code> <a href="https://x.example">#6</a></p>`);
     assert.equal(render('#1 #2').html, `<p>${link('1')} ${link('2')}</p>`);
     assert.equal(render('#1', { linkifiers: [] }).html, '<p>#1</p>');
     assert.equal(render('#1').hasLink, true);
@@ -60,8 +63,8 @@ describe('rendering extras', () => {
 });
 
 // Output must be inert: only these tags and attributes, and links only to these schemes.
-const TAGS = new Set(['p', 'br', 'a', 'em', 'strong', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'img', 'span', 'div', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 's']);
-const ATTRIBUTES = new Set(['href', 'title', 'target', 'rel', 'class', 'src', 'alt', 'aria-label', 'aria-hidden', 'role', 'data-user-id', 'data-user-group-id', 'data-stream-id', 'start', 'style']);
+const TAGS = new Set(['p', 'br', 'a', 'em', 'strong', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'img', 'span', 'div', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 's', 'del', 'time']);
+const ATTRIBUTES = new Set(['href', 'title', 'target', 'rel', 'class', 'src', 'alt', 'aria-label', 'aria-hidden', 'role', 'data-user-id', 'data-user-group-id', 'data-stream-id', 'start', 'style', 'data-code-language', 'datetime', 'data-src-fullsize']);
 const decode = (s: string) => s.replace(/&#x([0-9a-f]+);?/gi, (_, h) => String.fromCodePoint(parseInt(h, 16))).replace(/&#(\d+);?/g, (_, d) => String.fromCodePoint(Number(d)))
   .replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
@@ -80,9 +83,9 @@ function assertInert(html: string, input: string): void {
       const plain = decode(value).replace(/[\u0000-\u0020\u007f]/g, '').toLowerCase();
       if (name === 'href' || name === 'src') {
         const scheme = /^([a-z][a-z0-9+.-]*):/.exec(plain)?.[1];
-        assert.ok(scheme === undefined || ['http', 'https', 'mailto'].includes(scheme), `${name}=${value} ${where}`);
+        assert.ok(scheme === undefined || ['http', 'https', 'mailto', 'ftp', 'tel', 'sms'].includes(scheme), `${name}=${value} ${where}`);
       }
-      if (name === 'style') assert.match(value, /^text-align:(left|right|center)$/, where);
+      if (name === 'style') assert.match(value, /^text-align: (left|right|center);$/, where);
     }
     rest = rest.slice(m[0].length);
   }

@@ -80,7 +80,7 @@ describe('highlighting', () => {
     const hl = '<span class="highlight">fox</span>';
     assert.equal(
       markup.match_content,
-      `<p>the <strong>${hl}</strong> said <code>${hl}</code> in <a href="https://example.com/a" target="_blank" rel="noopener noreferrer">a ${hl} link</a></p>`,
+      `<p>the <strong>${hl}</strong> said <code>${hl}</code> in <a href="https://example.com/a">a ${hl} link</a></p>`,
     );
     const fish = (await fetchMessages(server, 'hamlet', { narrow: [['search', 'chips tonight']] })).messages[0];
     assert.equal(fish.match_content, '<p>fish &amp; <span class="highlight">chips</span> &lt;<span class="highlight">tonight</span>&gt;</p>');

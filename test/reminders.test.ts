@@ -55,7 +55,7 @@ test('create, list, delete, with events and the register block, apart from sched
     `You requested a reminder for #**Denmark>the play@${mousetrap}**. Note:\n > Catch the conscience of the king\n\n` +
       `@_**King Hamlet|${server.users.hamlet.id}** [said](${link}):\n\`\`\`quote\nThe play's the *thing*\n\`\`\``,
   );
-  assert.match(reminder.rendered_content, new RegExp(`<a class="message-link" data-stream-id="${denmark}" href="/#narrow/channel/${denmark}-Denmark/topic/the.20play/near/${mousetrap}">#Denmark &gt; the play @ 💬</a>`));
+  assert.match(reminder.rendered_content, new RegExp(`<a class="message-link" href="/#narrow/channel/${denmark}-Denmark/topic/the.20play/near/${mousetrap}">#Denmark &gt; the play @ 💬</a>`));
   assert.match(reminder.rendered_content, /<blockquote>/);
   assert.deepEqual(await l.take('cordelia', 'reminders'), []);
 
@@ -103,9 +103,11 @@ test('delivered by the Notification Bot at its time, once, also across a restart
   await l.waitFor('hamlet', 'reminders'); // the add
 
   const seen: Record<string, any>[] = [];
+  // The delivery and the reminder's removal are one change, logged together (a busy server may hand a queue the
+  // events of one change over two polls).
   const event = await eventually(async () => {
     seen.push(...(await l.take('hamlet')));
-    return seen.find((e) => e.type === 'message');
+    return seen.some((e) => e.type === 'reminders' && e.op === 'remove') ? seen.find((e) => e.type === 'message') : undefined;
   });
   const m = event.message;
   assert.deepEqual([m.type, m.sender_full_name, m.display_recipient.map((r: { id: number }) => r.id).sort()], [
@@ -116,7 +118,6 @@ test('delivered by the Notification Bot at its time, once, also across a restart
   // The quoted message's own backticks cannot close the quote.
   assert.match(m.content, /````quote\nNothing will come of ```nothing```\n````/);
   assert.deepEqual(event.flags, []); // unread for hamlet
-  // Delivery and the reminder's removal are one change.
   assert.deepEqual(seen.filter((e) => e.type === 'reminders').map((e) => [e.op, e.reminder_id]), [['remove', id]]);
   assert.deepEqual(await l.take('cordelia', 'message'), []);
   assert.deepEqual(assertSuccess(await h.get('/reminders')).reminders, []);

@@ -4,8 +4,8 @@
 // an address is tried: POST /users, POST /bots, sign-up, e-mail change, organization creation, the command line.
 import { test, after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { BIN, PASSWORD, startTestServer, type TestServer } from './helpers/server.js';
+import { PASSWORD, startTestServer, type TestServer } from './helpers/server.js';
+import { runCli } from './helpers/cli.js';
 import { Client, send, type Reply } from './helpers/client.js';
 import { assertError, assertSuccess } from './helpers/assertions.js';
 import { createChannel, sendToChannel, withApp } from './helpers/messages.js';
@@ -244,19 +244,7 @@ describe('colliding identity: every path that creates or changes an address', ()
 });
 
 describe('colliding identity: the command line', () => {
-  function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const env: Record<string, string> = { ...(process.env as Record<string, string>), DATABASE_URL: server.db.databaseUrl ?? '', PARLANCE_ARGON2_MEMORY_KIB: '1024' };
-    delete env.PARLANCE_DATA;
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args, '--data', server.db.dataDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  }
+  const cli = (...args: string[]) => runCli(server.db, ...args);
 
   test('create-user and create-realm refuse every colliding form', async () => {
     const forms = addressForms(server.users.hamlet.email, server.users.desdemona.id).filter(([what]) => !what.includes('padded'));

@@ -24,13 +24,16 @@ test('zulip-js callOnEachEvent receives an event', async () => {
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   await registered;
   // Keep creating users until the listener's queue (registered at some point after 'registering') sees one.
+  const creating: Promise<unknown>[] = [];
   const timer = setInterval(() => {
-    void server.as('iago').post('/users', { email: `js${Date.now()}@zulip.example.com`, password: 'secret123', full_name: 'Js User' });
+    creating.push(server.as('iago').post('/users', { email: `js${Date.now()}@zulip.example.com`, password: 'secret123', full_name: 'Js User' }));
   }, 300);
   const kill = setTimeout(() => child.kill(), 20_000);
   const code = await exited;
   clearInterval(timer);
   clearTimeout(kill);
+  // Requests still under way would be cut by the server's close after the test.
+  await Promise.allSettled(creating);
   assert.equal(code, 0, out);
   const event = JSON.parse(out.trim().split('\n').at(-1)!);
   assert.equal(event.type, 'realm_user');

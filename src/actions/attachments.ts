@@ -6,6 +6,7 @@ import { deleteAttachment, findAttachment, linkedMessages, ownedAttachments, rea
 import type { Db } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
+import { deleteImagePreviewFiles } from './image-thumbnails.js';
 import { inTransaction, type Emit } from './transaction.js';
 
 export const fileKey = (pathId: string) => `files/${pathId}`;
@@ -54,4 +55,5 @@ export async function doDeleteAttachment(app: App, realm: Realm, user: User, id:
     return a;
   });
   await app.storage.delete(fileKey(attachment.pathId));
+  await deleteImagePreviewFiles(app, realm.id, attachment.pathId);
 }

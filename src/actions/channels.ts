@@ -90,13 +90,23 @@ export async function channelAudience(db: Db, realmId: number, stream: Stream, s
   const users = (await listUsers(db, realmId)).filter((u) => u.isActive);
   const subscribed = new Set(subscribers ?? (await subscriberIds(db, [stream.id])).get(stream.id));
   const groupIds = [...new Set(Object.values(stream.groups).flatMap((g) => (typeof g === 'number' ? [g] : g.direct_subgroups)))];
-  const members = await membersOfGroups(db, groupIds);
-  return users
-    .filter((user) => {
-      const groups = new Set(groupIds.filter((g) => members.get(g)!.has(user.id)));
-      return hasMetadataAccess({ user, groups }, stream, subscribed.has(user.id) ? ({ active: true } as Subscription) : undefined);
-    })
-    .map((u) => u.id);
+  // Each user's groups among those, from the groups' (cached) members: no set built per user of a large
+  // organization.
+  const groupsOf = new Map<number, Set<number>>();
+  for (const [g, members] of await membersOfGroups(db, groupIds)) {
+    for (const id of members) {
+      let groups = groupsOf.get(id);
+      if (!groups) groupsOf.set(id, (groups = new Set()));
+      groups.add(g);
+    }
+  }
+  const none = new Set<number>();
+  const active = { active: true } as Subscription;
+  const out: number[] = [];
+  for (const user of users) {
+    if (hasMetadataAccess({ user, groups: groupsOf.get(user.id) ?? none }, stream, subscribed.has(user.id) ? active : undefined)) out.push(user.id);
+  }
+  return out;
 }
 
 // A channel may be put in an active folder of its organization (an archived folder holds no channels).

@@ -1,9 +1,10 @@
 // Changing per-user message flags (by id or over a narrow), and the unread/starred state register reports.
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
+import { Pacer } from '../lib/pace.js';
 import type { Db, Tx } from '../store/db.js';
 import {
-  addHistoricalRows, changeFlag, dmMembers, FLAG_BITS, findMessages, flaggedMessageIds, recentDmConversations, topicKey, unreadMessages,
+  addHistoricalRows, changeFlag, dmMembers, FLAG_BITS, findMessages, starredMessageIds, recentDmConversations, topicKey, unreadMessages,
   userMessageFlags,
 } from '../store/messages.js';
 import type { Realm } from '../store/realms.js';
@@ -126,7 +127,9 @@ export async function unreadState(db: Db, user: User) {
     if (list) list.push(id);
     else map.set(key, [id]);
   };
+  const pacer = new Pacer();
   for (const u of unread) {
+    if (pacer.due()) await pacer.pause();
     const muted = u.streamId !== null && isMuted(u.streamId, u.topic);
     if (!muted) count++;
     // Wildcard mentions in muted topics do not count as mentions; personal mentions always do.
@@ -155,7 +158,7 @@ export async function unreadState(db: Db, user: User) {
 }
 
 export async function starredState(db: Db, user: User) {
-  return { starred_messages: await flaggedMessageIds(db, user.id, FLAG_BITS.starred) };
+  return { starred_messages: await starredMessageIds(db, user.id) };
 }
 
 export async function recentConversationsState(db: Db, user: User) {

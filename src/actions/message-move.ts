@@ -4,7 +4,7 @@ import { ApiError } from '../http/errors.js';
 import { canAdminister, hasContentAccess, inGroupSetting, isRealmAdmin, type Viewer } from '../permissions/channels.js';
 import { realmSettings } from '../state/realm.js';
 import type { Db, Tx } from '../store/db.js';
-import { addMissingRows, deleteRows, messageRows, topicMessages, type TopicMessage } from '../store/message-edits.js';
+import { addMissingRows, deleteRows, messageHolderIds, topicMessages, type TopicMessage } from '../store/message-edits.js';
 import { FLAG_BITS, topicExists, userMessageFlags, type Message } from '../store/messages.js';
 import type { Realm } from '../store/realms.js';
 import { findStream, type Stream } from '../store/streams.js';
@@ -130,18 +130,17 @@ export async function propagatedIds(tx: Tx, realm: Realm, v: Viewer, r: MoveRequ
   return candidates.map((m) => m.id).filter((m) => (r.propagateMode === 'change_all' ? m !== id : m > id));
 }
 
-// Rows follow the messages into the new channel: holders who cannot read it there lose their rows (their
-// clients are told the messages were deleted), the rest keep theirs, and its subscribers get rows (read)
-// where they have none. Returns the users who lost access.
+// Rows follow the messages as the reference moves them: holders not subscribed to the new channel lose their
+// rows, and those of them who cannot read it there are told the messages were deleted; a channel whose history
+// is not public to subscribers gives each subscriber a row (read) where they have none, since there a row is what
+// grants access. Elsewhere subscribers read the moved messages from the channel's history, without rows.
+// Returns the users who lost access.
 export async function moveRows(tx: Tx, realm: Realm, target: Stream, messageIds: number[]): Promise<number[]> {
   const readers = await channelReaders(tx, realm.id, target);
-  const holders = [...new Set((await messageRows(tx, messageIds)).map((r) => r.userId))];
+  const leaving = (await messageHolderIds(tx, messageIds)).filter((id) => !readers.subscribers.has(id));
   const losing: number[] = [];
-  for (const id of holders) {
-    const keeps = readers.subscribers.has(id) || (target.historyPublicToSubscribers && (await readers.canRead(id)));
-    if (!keeps) losing.push(id);
-  }
-  await deleteRows(tx, losing, messageIds);
-  await addMissingRows(tx, [...readers.subscribers], messageIds, FLAG_BITS.read);
+  for (const id of leaving) if (!(await readers.canRead(id, false))) losing.push(id);
+  await deleteRows(tx, leaving, messageIds);
+  if (!target.historyPublicToSubscribers) await addMissingRows(tx, [...readers.subscribers], messageIds, FLAG_BITS.read);
   return losing;
 }

@@ -1,5 +1,6 @@
 // Reading messages: narrows resolved against the caller's access, the anchor window, single messages.
 import type { App } from '../app.js';
+import { mapInSlices } from '../lib/pace.js';
 import { ApiError, MissingArgumentError } from '../http/errors.js';
 import { hasContentAccess, hasMetadataAccess, isGuest, type Viewer } from '../permissions/channels.js';
 import type { Db } from '../store/db.js';
@@ -66,7 +67,7 @@ export interface Reader {
   subs: Map<number, { active: boolean }>;
 }
 
-async function readerOf(db: Db, user: User): Promise<Reader> {
+export async function readerOf(db: Db, user: User): Promise<Reader> {
   const subs = new Map((await subscriptionsOfUser(db, user.id)).map((s) => [s.streamId, s]));
   return { viewer: { user, groups: await groupsOfUser(db, user.id) }, subs };
 }
@@ -169,8 +170,9 @@ export async function resolveNarrow(db: Db, realm: Realm, reader: Reader, given:
   return { terms, scope, near };
 }
 
+// Reads committed state only (the read pool): called after any change it shows was made.
 export async function formatMessages(app: App, realm: Realm, user: User, messages: Message[], flavour: MessageFlavour) {
-  const db = app.db;
+  const db = app.reads;
   const flags = await userMessageFlags(db, user.id, messages.map((m) => m.id));
   const members = await dmMembers(db, [...new Set(messages.filter((m) => m.streamId === null).map((m) => m.recipientId))]);
   const userIds = new Set<number>(messages.map((m) => m.senderId));
@@ -183,7 +185,7 @@ export async function formatMessages(app: App, realm: Realm, user: User, message
     realm, users, streamNames, dmMembers: members, reactions: await reactionsForMessages(db, ids), topicLinks: await topicLinker(db, realm.id),
     submessages: (await submessagesOf(db, ids)) as unknown as Map<number, Record<string, unknown>[]>,
   };
-  const formatted = messages.map((m) => ({
+  const formatted = await mapInSlices(messages, (m) => ({
     ...formatMessage(m, lookups, flavour),
     flags: flags.has(m.id) ? flagNames(flags.get(m.id)!) : ['read', 'historical'],
   }));
@@ -237,7 +239,7 @@ function parseAnchor(raw: string): number | 'first_unread' {
 // The ids of a narrow around an anchor, with what the reply tells about them. An anchor at either end fetches
 // only towards the other one.
 export async function narrowWindow(app: App, realm: Realm, user: User, input: WindowInput) {
-  const db = app.db;
+  const db = app.reads;
   const reader = await readerOf(db, user);
   const { terms, scope, near } = await resolveNarrow(db, realm, reader, input.narrow, realmFakeEmailDomain(app, realm));
   let anchor = parseAnchor(input.anchor);
@@ -266,14 +268,15 @@ export async function accessMessageWindow(app: App, realm: Realm, user: User, in
 
 // The found messages as the reply lists them, with search highlights when the narrow searched.
 async function formatFound(app: App, realm: Realm, user: User, ids: number[], terms: NegatableTerm[], input: MessageFlavour) {
-  const rows = await findMessages(app.db, realm.id, ids);
+  const rows = await findMessages(app.reads, realm.id, ids);
   let messages: Record<string, unknown>[] = await formatMessages(app, realm, user, rows, input);
   const stems = searchHighlights(terms);
   if (stems) {
-    messages = messages.map((m, i) => ({
-      ...m,
-      ...searchFields(rows[i].renderedContent, displayTopic(rows[i].topic, rows[i].streamId !== null, input.allowEmptyTopicName), stems),
-    }));
+    let i = 0;
+    messages = await mapInSlices(messages, (m) => {
+      const row = rows[i++];
+      return { ...m, ...searchFields(row.renderedContent, displayTopic(row.topic, row.streamId !== null, input.allowEmptyTopicName), stems) };
+    });
   }
   return messages;
 }
@@ -283,8 +286,8 @@ async function formatFound(app: App, realm: Realm, user: User, ids: number[], te
 // the same narrow would show of them. The reply has no anchor and promises nothing about the ends.
 async function accessListedMessages(app: App, realm: Realm, user: User, requested: number[], narrow: RawTerm[], flavour: MessageFlavour) {
   if (requested.length > MAX_MESSAGES_PER_FETCH) throw new ApiError(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
-  const { terms, scope } = await resolveNarrow(app.db, realm, await readerOf(app.db, user), narrow, realmFakeEmailDomain(app, realm));
-  const ids = (await matchingIds(app.db, realm.id, user.id, scope, terms, [...new Set(requested)])).sort((a, b) => a - b);
+  const { terms, scope } = await resolveNarrow(app.reads, realm, await readerOf(app.reads, user), narrow, realmFakeEmailDomain(app, realm));
+  const ids = (await matchingIds(app.reads, realm.id, user.id, scope, terms, [...new Set(requested)])).sort((a, b) => a - b);
   const messages = await formatFound(app, realm, user, ids, terms, flavour);
   return { messages, found_anchor: false, found_oldest: false, found_newest: false, history_limited: false };
 }
@@ -317,9 +320,9 @@ export async function accessMessages(app: App, realm: Realm, user: User, r: Fetc
 
 // GET /messages/matches_narrow: the search fields of each of these messages that match the narrow.
 export async function accessMatchingMessages(app: App, realm: Realm, user: User, ids: number[], narrow: RawTerm[]) {
-  const reader = await readerOf(app.db, user);
-  const { terms, scope } = await resolveNarrow(app.db, realm, reader, narrow, realmFakeEmailDomain(app, realm));
-  const matching = await findMessages(app.db, realm.id, await matchingIds(app.db, realm.id, user.id, scope, terms, ids));
+  const reader = await readerOf(app.reads, user);
+  const { terms, scope } = await resolveNarrow(app.reads, realm, reader, narrow, realmFakeEmailDomain(app, realm));
+  const matching = await findMessages(app.reads, realm.id, await matchingIds(app.reads, realm.id, user.id, scope, terms, ids));
   const stems = searchHighlights(terms) ?? new Set<string>();
   return Object.fromEntries(matching.map((m) => [m.id, searchFields(m.renderedContent, m.topic, stems)]));
 }

@@ -2,12 +2,12 @@
 import type { App } from '../app.js';
 import { ApiError } from '../http/errors.js';
 import { invalidCharacterPosition } from '../lib/text.js';
-import { mentionCandidates, renderMessage, renderTopicLinks, type RenderContext } from '../markdown/message.js';
+import { mentionCandidates, renderMessage, renderTopicLinks, type RenderContext, type Rendered } from '../markdown/message.js';
 import { hasMetadataAccess, inGroupSetting, isGuest, type Viewer } from '../permissions/channels.js';
 import { holdsGroupSetting } from '../permissions/groups.js';
 import { realmSettings } from '../state/realm.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, SERVER_LIMITS } from '../state/realm-data.js';
-import type { Tx } from '../store/db.js';
+import type { Db, Tx } from '../store/db.js';
 import { groupMemberIds, groupsOfUser, systemGroupIds } from '../store/groups.js';
 import { findUserGroup, listUserGroups } from '../store/user-groups.js';
 import { dmRecipient, FLAG_BITS, flagNames, insertMessage, streamRecipient, topicExists, topicSenderIds, type Message } from '../store/messages.js';
@@ -20,6 +20,8 @@ import { fakeEmailDomain, realmFakeEmailDomain, unknownSender } from '../format/
 import { realmGroupValue } from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { renderExtras } from './linkifiers.js';
+import { renderSettings } from './render-settings.js';
+import { doEmbedLinks } from './link-embeds.js';
 import { flagAlertWords } from './alert-words.js';
 import { claimAttachments } from './attachment-claims.js';
 import { checkRecipientsAccessible } from './users.js';
@@ -44,7 +46,14 @@ export interface SendInput {
   // The organization's placeholder domain (realmFakeEmailDomain, set by doSendMessage from configuration): for `to`
   // lists of e-mails, and for senders shown as placeholders.
   placeholderDomain?: string;
+  // The organization's address (from configuration): links into it are stored relative.
+  realmUrl?: string;
+  // The content already rendered (before the transaction), with its context.
+  prerendered?: { ctx: RenderContext; rendered: Rendered };
 }
+
+// What has:attachment finds: a message linking to an upload (whether or not the file is the sender's).
+export const linksUpload = (content: string) => /\/user_uploads\//.test(content);
 
 // Wildcard mentions reaching more users than this need can_mention_many_users_group.
 export const WILDCARD_MENTION_THRESHOLD = 15;
@@ -98,14 +107,18 @@ async function accessChannelForSending(tx: Tx, realm: Realm, v: Viewer, to: numb
   return stream;
 }
 
-// `author` is the viewer whose access decides which users a mention may name (a guest limited by
-// can_access_all_users_group mentions only those they may access; others stay text) and which channels a
-// `#**channel**` link may name (id and all); null for the server's own notices, which may name any.
-export async function renderContext(tx: Tx, realm: Realm, content: string, author: Viewer | null): Promise<RenderContext> {
+// `sender`'s settings shape the rendering (emoticons, previews); `viewer` is whose access decides which users a
+// mention may name (a guest limited by can_access_all_users_group mentions only those they may access; others stay
+// text) and which channels a `#**channel**` link may name (id and all): null for the server's own notices, which
+// may name any.
+export async function renderContext(tx: Db, realm: Realm, content: string, sender: User, viewer: Viewer | null, realmUrl?: string): Promise<RenderContext> {
   const c = mentionCandidates(content);
-  const ctx: RenderContext = { usersByName: new Map(), usersById: new Map(), groupsByName: new Map(), channelsByName: new Map(), ...(await renderExtras(tx, realm.id, content)) };
+  const ctx: RenderContext = {
+    usersByName: new Map(), usersById: new Map(), groupsByName: new Map(), channelsByName: new Map(), ...(await renderExtras(tx, realm.id, content)),
+    ...(await renderSettings(tx, realm, content, sender, realmUrl)),
+  };
   if (c.names.length || c.ids.length) {
-    const accessible = author ? await accessibleBy(tx, realm, author.user) : null;
+    const accessible = viewer ? await accessibleBy(tx, realm, viewer.user) : null;
     for (const u of (await listUsers(tx, realm.id)).filter((x) => x.isActive && canAccessUser(accessible, x))) {
       const key = u.fullName.toLowerCase();
       if (c.names.includes(key)) ctx.usersByName.set(key, [...(ctx.usersByName.get(key) ?? []), { id: u.id, fullName: u.fullName }]);
@@ -121,7 +134,7 @@ export async function renderContext(tx: Tx, realm: Realm, content: string, autho
     for (const s of await listStreams(tx, realm.id)) {
       if (!c.channels.includes(s.name.toLowerCase())) continue;
       // A channel the author may not know of renders as text, exactly like one that does not exist.
-      if (author && !hasMetadataAccess(author, s, await findSubscription(tx, author.user.id, s.id))) continue;
+      if (viewer && !hasMetadataAccess(viewer, s, await findSubscription(tx, viewer.user.id, s.id))) continue;
       ctx.channelsByName.set(s.name.toLowerCase(), { id: s.id, name: s.name });
     }
   }
@@ -151,13 +164,25 @@ async function checkTopicAllowed(tx: Tx, v: Viewer, stream: Stream, topic: strin
 }
 
 export async function doSendMessage(app: App, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
+  // Rendered before the transaction, as the reference renders: a long message's highlighting and math do not
+  // hold the database (on SQLite, the other writers).
+  const content = checkContent(input.content);
+  const viewer: Viewer | null = input.system ? null : { user: sender, groups: await groupsOfUser(app.db, sender.id) };
+  const ctx = await renderContext(app.db, realm, content, sender, viewer, input.realmUrl);
+  const prerendered = { ctx, rendered: renderMessage(content, ctx) };
   const placeholderDomain = realmFakeEmailDomain(app, realm);
-  return inTransaction(app, (tx, emit) => sendMessageInTx(tx, emit, realm, sender, { ...input, placeholderDomain }));
+  const sent = await inTransaction(app, (tx, emit) => sendMessageInTx(tx, emit, realm, sender, { ...input, placeholderDomain, prerendered }));
+  // Link embeds are fetched after the send, and arrive as an update of the message.
+  if (sent.linksForPreview?.length) {
+    const contextFor = (tx: Tx, content: string) => renderContext(tx, realm, content, sender, viewer, input.realmUrl);
+    doEmbedLinks(app, realm, sent.id, sent.linksForPreview, contextFor).catch((err) => app.log.warn({ err }, 'link embeds failed'));
+  }
+  return { id: sent.id };
 }
 
 // The send path inside a caller's transaction, so that work tied to the send (marking a scheduled message
 // delivered) commits or rolls back with it.
-export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: User, input: SendInput): Promise<{ id: number }> {
+export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: User, input: SendInput): Promise<{ id: number; linksForPreview?: string[] }> {
   const content = checkContent(input.content);
   const v: Viewer = { user: sender, groups: await groupsOfUser(tx, sender.id) };
   const systemGroups = await systemGroupIds(tx, realm.id);
@@ -195,8 +220,8 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     recipientId = await dmRecipient(tx, realm.id, recipients);
   }
 
-  const ctx = await renderContext(tx, realm, content, input.system ? null : v);
-  const rendered = renderMessage(content, ctx);
+  const ctx = input.prerendered?.ctx ?? (await renderContext(tx, realm, content, sender, input.system ? null : v, input.realmUrl));
+  const rendered = input.prerendered?.rendered ?? renderMessage(content, ctx);
   // A topic wildcard mention reaches the topic's participants only, the sender among them.
   const topicParticipants = rendered.topicWildcard && stream ? (await topicSenderIds(tx, stream.id, topic)).add(sender.id) : new Set<number>();
   const mayMentionMany = input.system || inGroupSetting(v, realmGroupValue(realm, 'can_mention_many_users_group', systemGroups));
@@ -213,7 +238,7 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
   const message: Omit<Message, 'id'> = {
     realmId: realm.id, senderId: sender.id, recipientId, streamId: stream?.id ?? null, topic, content,
     renderedContent: rendered.html, dateSent: now, client: input.client ?? 'API', lastEditTime: null, lastMovedTime: null,
-    editHistory: null, hasLink: rendered.hasLink, hasImage: rendered.hasImage, hasAttachment: /\/user_uploads\//.test(content), isMeMessage: rendered.isMeMessage,
+    editHistory: null, hasLink: rendered.hasLink, hasImage: rendered.hasImage, hasAttachment: linksUpload(content), isMeMessage: rendered.isMeMessage,
   };
   // Those who muted the sender get the message already read, as on the reference server.
   const muters = await mutersOf(tx, realm.id, sender.id);
@@ -250,6 +275,6 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     ...(input.queueId ? { _sender_queue_id: input.queueId, _local_id: input.localId } : {}),
     ...(stream && !stream.inviteOnly ? { _public_channel: true } : {}),
   }, rows.map((r) => (r.flags ? { id: r.userId, flags: flagNames(r.flags) } : r.userId))); // no flags: the id alone
-  return { id };
+  return { id, linksForPreview: rendered.linksForPreview };
 }
 

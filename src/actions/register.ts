@@ -93,7 +93,7 @@ export async function doRegister(app: App, realm: Realm, user: User | null, inpu
     narrow: input.narrow,
   };
   const fetchTypes = input.fetchEventTypes === undefined ? input.eventTypes : input.fetchEventTypes;
-  const { result: state, logPosition } = await readSnapshot(app.db, app.dialect, async (tx) => {
+  const { result: state, logPosition } = await readSnapshot(app.reads, app.dialect, async (tx) => {
     const systemGroups = await systemGroupIds(tx, realm.id);
     return fetchInitialState({ app, db: tx, realm, user, options, realmUrl, systemGroups }, fetchTypes);
   });

@@ -21,6 +21,7 @@ import { checkEmailAllowed } from './realm-domains.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { emitPersonUpdate } from './user-events.js';
 import { checkAdministrator, realmFakeEmailDomain } from './users.js';
+import { deleteSessionsOf } from '../store/sessions.js';
 
 export interface SettingsInput {
   settings: Record<string, unknown>;
@@ -29,6 +30,7 @@ export interface SettingsInput {
   oldPassword?: string;
   newPassword?: string;
   targetUsers?: { user_ids?: number[]; group_ids?: number[]; skip_if_already_edited?: boolean };
+  keepSession?: string; // the browser session making the change (its token's hash) stays open
 }
 
 // Names of settings a user changed themselves, so that an administrator's bulk change can skip them.
@@ -51,15 +53,15 @@ function checkSettings(raw: Record<string, unknown>): Record<string, boolean | n
 async function targetsOf(tx: Db, realm: Realm, t: NonNullable<SettingsInput['targetUsers']>): Promise<User[]> {
   const ids = new Set<number>(t.user_ids ?? []);
   const users = await findUsers(tx, realm.id, [...ids]);
+  const byId = new Map(users.map((u) => [u.id, u]));
   for (const id of ids) {
-    const u = users.find((x) => x.id === id);
-    if (!u || !u.isActive) throw new ApiError(`Invalid user ID: ${id}`);
+    if (!byId.get(id)?.isActive) throw new ApiError(`Invalid user ID: ${id}`);
   }
   if (t.group_ids?.length) {
     const groups = await findGroups(tx, realm.id, t.group_ids);
     for (const id of t.group_ids) if (!groups.has(id)) throw new ApiError(`Invalid user group ID: ${id}`);
     const members = await findUsers(tx, realm.id, (await groupMemberIds(tx, t.group_ids)).filter((id) => !ids.has(id)));
-    users.push(...members.filter((u) => u.isActive));
+    for (const u of members) if (u.isActive) users.push(u);
   }
   return users;
 }
@@ -171,7 +173,11 @@ export async function doUpdateSettings(app: App, realm: Realm, user: User, input
   }
   await inTransaction(app, async (tx, emit) => {
     await applySettings(applyContext(app, tx, emit, realm), user, values, true, false);
-    if (passwordHash) await updateUser(tx, user.id, { passwordHash });
+    if (passwordHash) {
+      await updateUser(tx, user.id, { passwordHash });
+      // A new password logs out every other browser, as the reference's does (Django keeps the changer's own).
+      await deleteSessionsOf(tx, [user.id], input.keepSession);
+    }
     if (fullName !== undefined) {
       await updateUser(tx, user.id, { fullName });
       await emitPersonUpdate(tx, emit, realm, user, { full_name: fullName });

@@ -7,6 +7,7 @@ import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
 import { attachmentsAfter, deleteUnclaimedAttachments, realmUploadSpace, type Attachment } from '../store/attachments.js';
 import { pendingContentWithUploads } from '../store/scheduled-messages.js';
+import { deleteImagePreviewFiles } from './image-thumbnails.js';
 import { referencedPathIds } from './attachment-claims.js';
 import { fileKey } from './attachments.js';
 import { sweepStagedUploads } from './staged-uploads.js';
@@ -41,7 +42,10 @@ async function sweepUnclaimedAttachments(app: App): Promise<void> {
     }
     return gone;
   });
-  for (const a of deleted) await app.storage.delete(fileKey(a.pathId));
+  for (const a of deleted) {
+    await app.storage.delete(fileKey(a.pathId));
+    await deleteImagePreviewFiles(app, a.realmId, a.pathId);
+  }
   if (deleted.length) app.log.info({ count: deleted.length }, 'deleted old unclaimed uploads');
 }
 

@@ -14,6 +14,10 @@ import type { Emit } from './transaction.js';
 
 const COLORS = ['#76ce90', '#fae589', '#a6c7e5', '#e79ab5', '#bfd56f', '#f4ae55', '#b0a5fd', '#addfe5', '#f5ce6e', '#c2726a', '#94c849', '#bd86e5', '#ee7e4a', '#a6dcbf', '#95a5fd', '#53a063', '#9987e1', '#e4523d', '#c2c2c2', '#4f8de4', '#c6a8ad', '#e7cc4d', '#c8bebf', '#a47462'];
 
+// A new subscription's color: the first of COLORS the user has not used yet.
+export const newSubscriptionColor = (taken: Set<string>, userId: number, streamId: number) =>
+  COLORS.find((c) => !taken.has(c)) ?? COLORS[(userId + streamId) % COLORS.length];
+
 // Subscribes each user to each channel they are not subscribed to yet, and tells them and the channels'
 // audiences (`created` are channels made in the same transaction, announced with their first subscribers;
 // `colors` are colors asked for by channel name).
@@ -47,7 +51,7 @@ export async function addSubscriptionsInTx(
         (already[p.id] ??= []).push(s.name);
         continue;
       }
-      const color = colors.get(nameKey(s.name)) ?? COLORS.find((c) => !mine.has(c)) ?? COLORS[(p.id + s.id) % COLORS.length];
+      const color = colors.get(nameKey(s.name)) ?? newSubscriptionColor(mine, p.id, s.id);
       mine.add(color);
       pairs.push({ userId: p.id, streamId: s.id, color });
       (subscribed[p.id] ??= []).push(s.name);

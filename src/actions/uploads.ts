@@ -18,6 +18,8 @@ import { findStream } from '../store/streams.js';
 import { findUser, type User } from '../store/users.js';
 import { isValidKey } from '../storage/index.js';
 import { fileKey, notifyAttachments } from './attachments.js';
+import { makeImagePreview, thumbnailKey } from './image-thumbnails.js';
+import { findImagePreviews } from '../store/image-previews.js';
 import { accessMessage } from './message-access.js';
 import { inTransaction } from './transaction.js';
 import { chargeUploadVolume, checkQuotaBefore, checkQuotaInTx, MIB } from './upload-space.js';
@@ -55,13 +57,14 @@ export async function doCreateAttachment(app: App, realm: Realm, user: User, upl
   if (!upload.staged) await checkUploadAllowed(app, realm, user, upload.size);
   const fileName = displayFileName(upload.name);
   const pathId = `${realm.id}/${crypto.randomBytes(1).toString('hex')}/${randomToken(24)}/${pathSegmentName(fileName)}`;
+  const contentType = uploadContentType(fileName, upload.declaredType, upload.data);
   await upload.store(fileKey(pathId));
   try {
     await inTransaction(app, async (tx, emit) => {
       await upload.staged?.(tx);
       await checkQuotaInTx(tx, app, realm.id, upload.size);
       const attachment = await insertAttachment(tx, {
-        realmId: realm.id, ownerId: user.id, pathId, fileName, contentType: uploadContentType(fileName, upload.declaredType, upload.data),
+        realmId: realm.id, ownerId: user.id, pathId, fileName, contentType,
         size: upload.size, createTime: Math.floor(Date.now() / 1000),
       });
       await notifyAttachments(tx, emit, realm.id, 'add', [attachment]);
@@ -70,6 +73,9 @@ export async function doCreateAttachment(app: App, realm: Realm, user: User, upl
     await app.storage.delete(fileKey(pathId));
     throw err;
   }
+  // Its inline preview is made now, so that a message linking it shows the thumbnail from the start.
+  const data = upload.data ?? (contentType?.startsWith('image/') ? await app.storage.get(fileKey(pathId)) : null);
+  if (data) await makeImagePreview(app, realm.id, pathId, contentType, data);
   return { url: `/user_uploads/${pathId}`, filename: fileName };
 }
 
@@ -143,3 +149,15 @@ export async function accessFileByToken(app: App, realm: Realm, token: string, f
   if (!(await mayReadAttachment(app.db, realm, user, attachment))) throw new NotFoundError(FILE_NOT_FOUND);
   return attachment;
 }
+
+// GET /user_uploads/thumbnail/<path_id>/<name>: to those who may read the image itself (the same rule).
+export async function accessThumbnail(app: App, realm: Realm, user: User | null, path: string): Promise<{ key: string; name: string }> {
+  const parts = path.split('/');
+  const name = parts.pop() ?? '';
+  const [realmIdText, ...rest] = parts;
+  const attachment = await accessUploadedFile(app, realm, user, realmIdText ?? '', rest.join('/'));
+  const [preview] = await findImagePreviews(app.db, realm.id, [attachment.pathId]);
+  if (!preview || preview.thumbnail !== name) throw new NotFoundError(FILE_NOT_FOUND);
+  return { key: thumbnailKey(attachment.pathId, name), name };
+}
+

@@ -2,6 +2,7 @@
 // data, and for guests limited by can_access_all_users_group, "Unknown user" placeholders (or nothing, with
 // the user_list_incomplete capability) for the users they may not access.
 import type { App } from '../app.js';
+import { Pacer } from '../lib/pace.js';
 import { formatUser, inaccessibleUser } from '../format/users.js';
 import { accessibleUserIds, canAccessUser, emailVisibility, seesDeliveryEmail } from '../permissions/users.js';
 import type { Db } from '../store/db.js';
@@ -24,7 +25,9 @@ export async function userObjects(app: App, db: Db, realm: Realm, viewer: User, 
   // One query for the whole organization when listing many users; just theirs otherwise.
   const profiles = opts.includeCustomProfileFields ? await profileValues(db, realm.id, users.length > 100 ? null : users.map((u) => u.id)) : null;
   const out: Record<string, unknown>[] = [];
+  const pacer = new Pacer();
   for (const u of users) {
+    if (pacer.due()) await pacer.pause();
     if (!canAccessUser(accessible, u)) {
       if (!opts.userListIncomplete) out.push(inaccessibleUser(u.id, realmFakeEmailDomain(app, realm), !!profiles));
       continue;
@@ -42,11 +45,12 @@ export async function userObjects(app: App, db: Db, realm: Realm, viewer: User, 
 }
 
 // GET /users/me: the caller in full, with the deprecated max_message_id the reference server still sends.
-// bot_type is left out for humans, as the reference server's GET /users/me does.
+// Read through the read pool: on SQLite the serving connection may be held by a long write (a move in batches),
+// which a client's most frequent check of itself need not wait for.
 export async function accessOwnUser(app: App, realm: Realm, user: User): Promise<Record<string, unknown>> {
-  const [me] = await userObjects(app, app.db, realm, user, [user], { clientGravatar: false, includeCustomProfileFields: true });
+  const [me] = await userObjects(app, app.reads, realm, user, [user], { clientGravatar: false, includeCustomProfileFields: true });
   if (!user.isBot) delete me.bot_type;
-  return { ...me, max_message_id: await maxMessageId(app.db, user.id) };
+  return { ...me, max_message_id: await maxMessageId(app.reads, user.id) };
 }
 
 // The server's own bots are not the organization's users (the reference keeps them in a realm of their own).

@@ -19,6 +19,7 @@ import { emitPersonUpdate } from './user-events.js';
 import { checkAdministrator, OrganizationOwnerRequired } from './users.js';
 import { isFullMember } from './full-members.js';
 import { closeQueuesOf, roleChangedForQueues } from './queue-rights.js';
+import { deleteSessionsOf } from '../store/sessions.js';
 
 async function accessTarget(tx: Tx, realm: Realm, id: number): Promise<User> {
   const target = await findUser(tx, realm.id, id);
@@ -98,6 +99,8 @@ export async function setActiveInTx(tx: Tx, emit: Emit, realm: Realm, actor: Use
   }
   await updateUser(tx, target.id, { isActive: active });
   if (!active) await closeQueuesOf(tx, emit, realm, target);
+  // Their browser sessions end with them; reactivation does not bring them back.
+  if (!active) await deleteSessionsOf(tx, [target.id]);
   await touchPresence(tx, realm.id, target.id);
   await emitPersonUpdate(tx, emit, realm, target, { is_active: active });
   if (!active) await expireLinksOfInTx(tx, emit, realm, { ...target, isActive: false });

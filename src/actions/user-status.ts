@@ -4,7 +4,8 @@ import type { App } from '../app.js';
 import { checkEmoji, reactionType, resolveEmoji, STATUS_EMOJI_MESSAGES, type ReactionType } from '../emoji/index.js';
 import { ApiError } from '../http/errors.js';
 import { codePointLength } from '../lib/text.js';
-import { userSettings } from '../state/user-settings.js';
+import { userSetting } from '../state/user-settings.js';
+import { Pacer } from '../lib/pace.js';
 import type { Db } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import { listRealmEmoji } from '../store/realm-emoji.js';
@@ -85,7 +86,7 @@ function statusOf(u: User): Status & { away?: boolean } {
   const entry: Status & { away?: boolean } = {};
   if (s.status_text) entry.status_text = s.status_text;
   if (s.emoji_name) Object.assign(entry, { emoji_name: s.emoji_name, emoji_code: s.emoji_code, reaction_type: s.reaction_type });
-  if (!userSettings(u).presence_enabled) entry.away = true;
+  if (!userSetting(u, 'presence_enabled')) entry.away = true;
   return entry;
 }
 
@@ -93,7 +94,9 @@ function statusOf(u: User): Status & { away?: boolean } {
 export async function userStatusState(db: Db, realm: Realm, viewer: User): Promise<{ user_status: Record<string, Status & { away?: boolean }> }> {
   const out: Record<string, Status & { away?: boolean }> = {};
   const accessible = await accessibleBy(db, realm, viewer);
+  const pacer = new Pacer();
   for (const u of await listUsers(db, realm.id)) {
+    if (pacer.due()) await pacer.pause();
     if (!u.isActive || !canAccessUser(accessible, u)) continue;
     const entry = statusOf(u);
     if (Object.keys(entry).length) out[u.id] = entry;

@@ -17,7 +17,7 @@ h1{font-size:1.4rem;margin-top:0}label{display:block;margin:1rem 0 .3rem;font-we
 input{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem}button{margin-top:1.5rem;padding:.6rem 1.2rem;font-size:1rem}
 .error{background:#fde8e8;color:#8a1f1f;padding:.7rem;border-radius:4px}code{word-break:break-all}`;
 
-function page(title: string, body: string): string {
+function page(title: string, body: string, script?: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -25,7 +25,7 @@ function page(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
-</head>
+${script ? `<script src="${escapeHtml(script)}" defer></script>\n` : ''}</head>
 <body>
 <main>
 ${body}
@@ -63,24 +63,39 @@ ${error}<form method="post" autocomplete="on">
   );
 }
 
-export interface Joined {
+export interface LoginForm {
   realmName: string;
-  realmUrl: string;
-  fullName: string;
-  email: string;
-  apiKey: string;
+  next: string;
+  email?: string;
+  error?: string;
 }
 
-export function joinedPage(j: Joined): string {
+// The form posts to /accounts/login/ as the reference's does (`username` is the e-mail). LOGIN_SCRIPT adds the
+// view the person was opening (the part of the address after #, which never reaches the server) to `next`.
+export function loginPage(f: LoginForm): string {
+  const error = f.error ? `<p class="error" role="alert">${escapeHtml(f.error)}</p>\n` : '';
   return page(
-    `Welcome to ${j.realmName}`,
-    `<h1>Welcome to ${escapeHtml(j.realmName)}, ${escapeHtml(j.fullName)}!</h1>
-<p>Your account <strong id="email">${escapeHtml(j.email)}</strong> is ready. Log in to
-<a href="${escapeHtml(j.realmUrl)}">${escapeHtml(j.realmUrl)}</a> with any Zulip client, using this e-mail address and your password.</p>
-<p>Bots and scripts can use your API key instead of the password:</p>
-<p><code id="api-key">${escapeHtml(j.apiKey)}</code></p>`,
+    `Log in to ${f.realmName}`,
+    `<h1>Log in to ${escapeHtml(f.realmName)}</h1>
+${error}<form method="post" action="/accounts/login/" autocomplete="on">
+<input type="hidden" name="next" value="${escapeHtml(f.next)}">
+<label for="username">E-mail address</label>
+<input id="username" name="username" type="email" required maxlength="254" autocomplete="username" autofocus value="${escapeHtml(f.email ?? '')}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" required autocomplete="current-password">
+<button type="submit">Log in</button>
+</form>`,
+    LOGIN_SCRIPT_PATH,
   );
 }
+
+export const LOGIN_SCRIPT_PATH = '/static/login.js';
+export const LOGIN_SCRIPT = `// Keeps the view being opened (the address's fragment) across the login.
+(function () {
+  var next = document.querySelector('input[name="next"]');
+  if (next && location.hash && next.value.indexOf('#') < 0) next.value = next.value + location.hash;
+})();
+`;
 
 export function problemPage(title: string, message: string): string {
   return page(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(message)}</p>`);

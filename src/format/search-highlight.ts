@@ -8,20 +8,31 @@ import { foldWord } from '../store/search.js';
 const PIECES = /(<[^>]*>)/;
 const WORD_OR_ENTITY = /&#?\w+;|[\p{L}\p{N}\p{M}]+/gu;
 
-export function highlight(html: string, stems: Set<string>): string {
-  if (!stems.size) return html;
+// Words recur (a page of results repeats a few thousand of them), and stemming is most of highlighting's cost.
+const stems = new Map<string, string>();
+function stemOf(word: string): string {
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    if (stems.size >= 100_000) stems.clear();
+    stems.set(word, (stem = porterStem(foldWord(word))));
+  }
+  return stem;
+}
+
+export function highlight(html: string, wanted: Set<string>): string {
+  if (!wanted.size) return html;
   return html
     .split(PIECES)
     .map((piece) =>
       piece.startsWith('<')
         ? piece
         : piece.replace(WORD_OR_ENTITY, (word) =>
-            !word.startsWith('&') && stems.has(porterStem(foldWord(word))) ? `<span class="highlight">${word}</span>` : word,
+            !word.startsWith('&') && wanted.has(stemOf(word)) ? `<span class="highlight">${word}</span>` : word,
           ),
     )
     .join('');
 }
 
-export function searchFields(renderedContent: string, topic: string, stems: Set<string>) {
-  return { match_content: highlight(renderedContent, stems), match_subject: highlight(escapeHtml(topic), stems) };
+export function searchFields(renderedContent: string, topic: string, wanted: Set<string>) {
+  return { match_content: highlight(renderedContent, wanted), match_subject: highlight(escapeHtml(topic), wanted) };
 }

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
+import type { Session } from '../store/sessions.js';
 import { paramSchema, type ParamDecl, type Params } from './params.js';
 import type { UploadedFile } from './request-values.js';
 
@@ -20,6 +21,8 @@ export interface Ctx<P, A extends AuthMode> {
   app: App;
   realm: RealmFor<A>;
   user: UserFor<A>;
+  // The browser session the request came with (web app requests under /json/), else null.
+  session: Session | null;
   params: P;
   files: UploadedFile[];
   req: FastifyRequest;
@@ -33,6 +36,9 @@ export interface RouteDef<D extends ParamDecl, A extends AuthMode> {
   auth: A;
   // Incoming-webhook bots may call only the routes that say so (the reference server's allow_incoming_webhooks).
   allowIncomingWebhooks?: true;
+  // The web app's pages and forms (src/routes/login.ts, web-app.ts): they answer people in HTML, errors
+  // included, and are no part of the API's description.
+  page?: true;
   summary: string;
   params: D;
   // Returns the fields to add to the success envelope, or nothing when it wrote the reply itself.
@@ -48,7 +54,10 @@ export function route<D extends ParamDecl, A extends AuthMode>(def: RouteDef<D, 
 // `{name}` is one path segment; a final `{name*}` is the rest of the path, slashes included (navigation-view
 // fragments such as narrow/is/starred).
 export const fullPath = (r: AnyRoute) => (r.root ? r.path : `/api/v1${r.path}`);
-export const fastifyPath = (r: AnyRoute) => fullPath(r).replace(/\{\w+\*\}$/, '*').replace(/\{(\w+)\}/g, ':$1');
+const toFastify = (path: string) => path.replace(/\{\w+\*\}$/, '*').replace(/\{(\w+)\}/g, ':$1');
+export const fastifyPath = (r: AnyRoute) => toFastify(fullPath(r));
+// The same API for the web app, authenticated by its session (src/http/session.ts).
+export const jsonFastifyPath = (r: AnyRoute) => toFastify(`/json${r.path}`);
 const documentedPath = (r: AnyRoute) => fullPath(r).replace(/\{(\w+)\*\}$/, '{$1}');
 
 // The path parameters of a request by their declared names.
@@ -61,7 +70,7 @@ export function pathValues(r: AnyRoute, raw: Record<string, string>): Record<str
 
 export function openApiDocument(routes: AnyRoute[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of routes) {
+  for (const r of routes.filter((x) => !x.page)) {
     const inPath = new Set([...r.path.matchAll(/\{(\w+)\*?\}/g)].map((m) => m[1]));
     const parameters = Object.entries(r.params).map(([name, p]) => ({
       name,

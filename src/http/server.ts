@@ -10,13 +10,20 @@ import { parseParams } from './params.js';
 import { collectValues } from './request-values.js';
 import { capConnectionsPerAddress } from './connections.js';
 import { idleTimeoutSeconds } from '../config.js';
-import { fastifyPath, pathValues, type AnyRoute, type Method } from './route.js';
+import { fastifyPath, jsonFastifyPath, pathValues, type AnyRoute, type Method } from './route.js';
+import { sendPage } from './html.js';
+import { problemPage } from '../format/pages.js';
+import { checkCsrf, cookies, SESSION_COOKIE, sessionOf, SessionRequiredError } from './session.js';
+import type { Session } from '../store/sessions.js';
 import type { User } from '../store/users.js';
 import type { Realm } from '../store/realms.js';
 import { syncCaches } from '../store/cache.js';
-import { JsonText, stringifyWithText } from '../lib/json-text.js';
+import { serializeBody } from '../lib/json-text.js';
+import type { RequestTracker } from './loop-monitor.js';
 
 const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
+// Where a route was reached: under /api/v1/, under /json/ (the web app), or at its own root path.
+type Via = 'api' | 'json' | 'root';
 
 function envelope(err: ApiError) {
   return { result: 'error', msg: err.message, code: err.code, ...err.extra };
@@ -41,7 +48,7 @@ function frameworkError(err: { statusCode?: number; code?: string; message: stri
   return new ApiError(err.message || 'Bad request', 'BAD_REQUEST', status);
 }
 
-export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyInstance> {
+export async function buildHttp(app: App, routes: AnyRoute[], tracker?: RequestTracker): Promise<FastifyInstance> {
   const bodyLimit = (app.config.maxFileUploadMib + 1) * 1024 * 1024;
   const requestTimeout = app.config.requestTimeoutSeconds * 1000;
   // Node wants the headers limit within the request limit.
@@ -77,6 +84,7 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
     },
   }) as unknown as FastifyInstance;
   capConnectionsPerAddress(http.server, app.config.maxConnectionsPerIp);
+  tracker?.install(http);
   // Once shutting down, requests still in flight are answered with `Connection: close`, so that their kept-alive
   // connections do not hold the close (and the process) open after the last response.
   let closing = false;
@@ -130,11 +138,20 @@ export async function buildHttp(app: App, routes: AnyRoute[]): Promise<FastifyIn
   http.setNotFoundHandler((_req, reply) => sendError(reply, new ApiError('Not Found', 'BAD_REQUEST', 404)));
 
   const byPath = new Map<string, Set<Method>>();
-  for (const r of routes) {
-    http.route({ method: r.method, url: fastifyPath(r), handler: (req, reply) => handle(app, r, req, reply) });
-    const methods = byPath.get(fastifyPath(r)) ?? new Set();
+  const mount = (r: AnyRoute, via: Via, url: string) => {
+    const handler = r.page ? pageHandler(app, r, via, tracker) : (req: FastifyRequest, reply: FastifyReply) => handle(app, r, via, req, reply, tracker);
+    http.route({ method: r.method, url, handler });
+    const methods = byPath.get(url) ?? new Set();
     methods.add(r.method);
-    byPath.set(fastifyPath(r), methods);
+    byPath.set(url, methods);
+  };
+  // Every API route also answers under /json/ for the web app, authenticated by its session.
+  for (const r of routes) {
+    if (r.root) mount(r, 'root', fastifyPath(r));
+    else {
+      mount(r, 'api', fastifyPath(r));
+      mount(r, 'json', jsonFastifyPath(r));
+    }
   }
   for (const [url, methods] of byPath) {
     const allowed = [...methods].join(', ');
@@ -160,9 +177,10 @@ async function limit(app: App, reply: FastifyReply, key: string, perMinute: numb
   if (!v.allowed) throw new RateLimitedError(Math.round(v.retryAfter * 1000) / 1000);
 }
 
-async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: FastifyReply) {
+async function handle(app: App, r: AnyRoute, via: Via, req: FastifyRequest, reply: FastifyReply, tracker: RequestTracker | undefined) {
   let realm: Realm | null = null;
   let user: User | null = null;
+  let session: Session | null = null;
   if (r.auth !== 'bare') {
     // Changes committed by other processes (the command line) before this request count for it.
     await syncCaches(app.db);
@@ -170,9 +188,7 @@ async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: Fastify
     const perMinute = app.config.rateLimitPerMinute;
     const byAddress = () => (perMinute > 0 ? limit(app, reply, `ip:${req.ip}`, app.config.rateLimitIpPerMinute, false) : undefined);
     try {
-      const creds = r.auth === 'none' ? null : basicCredentials(req);
-      if (creds) user = await authenticateUser(app, realm, creds, r.allowIncomingWebhooks);
-      else if (r.auth === 'user') throw new UnauthorizedError();
+      ({ user, session } = await identify(app, r, via, realm, req));
     } catch (err) {
       // A request whose credentials fail is an unauthenticated request: it counts against its address, which
       // once over the limit is answered 429 instead.
@@ -182,9 +198,10 @@ async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: Fastify
     if (user) await limit(app, reply, `user:${user.id}`, perMinute, true);
     else await byAddress();
   }
+  if (user) tracker?.noteUser(req, user.id);
   const { values, files } = await collectValues(req);
   const parsed = parseParams(r.params, values, pathValues(r, req.params as Record<string, string>));
-  const result = await r.handler({ app, realm, user, params: parsed.values, files, req, reply } as never);
+  const result = await r.handler({ app, realm, user, session, params: parsed.values, files, req, reply } as never);
   if (reply.sent) return reply;
   const body = {
     result: 'success',
@@ -192,8 +209,39 @@ async function handle(app: App, r: AnyRoute, req: FastifyRequest, reply: Fastify
     ...(result ?? {}),
     ...(parsed.ignored.length ? { ignored_parameters_unsupported: parsed.ignored } : {}),
   };
-  if (!Object.values(body).some((v) => v instanceof JsonText)) return body;
-  return reply.type('application/json; charset=utf-8').send(stringifyWithText(body));
+  const text = serializeBody(body);
+  if (text === null) return body;
+  return reply.type('application/json; charset=utf-8').send(await text);
+}
+
+// Pages answer people: their failures (bad form values, a missing CSRF token) are pages too.
+function pageHandler(app: App, r: AnyRoute, via: Via, tracker: RequestTracker | undefined) {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    try {
+      return await handle(app, r, via, req, reply, tracker);
+    } catch (err) {
+      if (!(err instanceof ApiError) || reply.sent) throw err;
+      reply.headers(err.headers);
+      return sendPage(reply, err.status, problemPage(err.status === 404 ? 'Not found' : 'Something is wrong with this request', err.message));
+    }
+  };
+}
+
+// Who calls: under /api/v1/ HTTP Basic credentials; under /json/ the browser's session, with its CSRF token on
+// every write; other paths (files, avatars) either, the session only where the request has no credentials.
+async function identify(app: App, r: AnyRoute, via: Via, realm: Realm, req: FastifyRequest): Promise<{ user: User | null; session: Session | null }> {
+  const fromCookie = via === 'json' || (via === 'root' && r.auth !== 'none' && !req.headers.authorization && SESSION_COOKIE in cookies(req));
+  if (fromCookie) {
+    const found = await sessionOf(app, realm, req);
+    checkCsrf(req, found?.session ?? null);
+    if (r.auth === 'none') return { user: null, session: null };
+    if (!found && r.auth === 'user') throw new SessionRequiredError();
+    return { user: found?.user ?? null, session: found?.session ?? null };
+  }
+  const creds = r.auth === 'none' ? null : basicCredentials(req);
+  if (creds) return { user: await authenticateUser(app, realm, creds, r.allowIncomingWebhooks), session: null };
+  if (r.auth === 'user') throw new UnauthorizedError();
+  return { user: null, session: null };
 }
 
 // Behind a reverse proxy every connection comes from the proxy: the client's address is the one the trusted

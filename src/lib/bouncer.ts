@@ -3,6 +3,7 @@
 // JSON body; a 5xx or a failed connection may be retried, a 4xx is the bouncer's refusal (its `code` and `msg`).
 import type { Config } from '../config.js';
 import { ZULIP_VERSION } from '../version.js';
+import { allowingHost, guardedFetch } from './guarded-fetch.js';
 
 export class BouncerError extends Error {
   constructor(message: string, readonly code: string | null, readonly retry: boolean) {
@@ -29,14 +30,11 @@ interface Answer {
   body: Buffer;
 }
 
-// The one HTTP call to the bouncer. The bouncer is the operator's configuration, not an address a user gives;
-// this is the place to switch to the guarded fetcher (src/lib/guarded-fetch.ts, with the bouncer's host allowed),
-// whose options and answer (status, body) it mirrors.
+// The one HTTP call to the bouncer, through the guarded fetcher like every server-side fetch: the bouncer is the
+// operator's configuration, so its host is allowed even when private; no redirect is followed.
 async function post(address: string, opts: { method: 'POST'; headers: Record<string, string>; body: string; timeoutMs: number; maxBytes: number }): Promise<Answer> {
-  const res = await fetch(address, { method: opts.method, headers: opts.headers, body: opts.body, redirect: 'error', signal: AbortSignal.timeout(opts.timeoutMs) });
-  const body = Buffer.from(await res.arrayBuffer());
-  if (body.length > opts.maxBytes) throw new Error('answer too large');
-  return { status: res.status, body };
+  const res = await guardedFetch(address, { ...opts, maxRedirects: 0, allow: allowingHost(new URL(address).hostname.replace(/^\[|\]$/g, '')) });
+  return { status: res.status, body: res.body };
 }
 
 export async function sendToBouncer(b: Bouncer, endpoint: string, data: { form: Record<string, string | number> } | { json: unknown }): Promise<Record<string, unknown>> {

@@ -14,9 +14,9 @@ export interface CompiledLinkifier {
 
 export interface LinkifierMatch { start: number; end: number; text: string; url: string }
 
-// A match must follow the start, white space or an opening delimiter, and not run on into a letter or digit.
-// Group 2 is what gets linked; the delimiters around it stay text.
-const prepared = (pattern: string) => `(^|\\s|['"(,:<])(${pattern})($|[^\\pL\\pN])`;
+// A match must follow the start, white space (any Unicode space) or an opening delimiter, and not run on into
+// a letter or digit. Group 2 is what gets linked; the delimiters around it stay text.
+const prepared = (pattern: string) => `(^|\\s|\u0085|\\pZ|['"(,:<])(${pattern})($|[^\\pL\\pN])`;
 
 // The pattern alone is compiled first, so that an error quotes only what the administrator wrote.
 function compilePattern(pattern: string): RE2JS | string {
@@ -82,32 +82,6 @@ export function linkifierMatches(text: string, l: CompiledLinkifier): LinkifierM
   return out;
 }
 
-export type Piece = string | { text: string; url: string };
-
-// Splits text into plain pieces and links; each linkifier in turn works on what the earlier ones left as text.
-export function applyLinkifiers(text: string, linkifiers: CompiledLinkifier[], safe: (url: string) => boolean): Piece[] {
-  let pieces: Piece[] = [text];
-  for (const l of linkifiers) {
-    const next: Piece[] = [];
-    for (const piece of pieces) {
-      if (typeof piece !== 'string') {
-        next.push(piece);
-        continue;
-      }
-      let at = 0;
-      for (const m of linkifierMatches(piece, l)) {
-        if (!safe(m.url)) continue;
-        if (m.start > at) next.push(piece.slice(at, m.start));
-        next.push({ text: m.text, url: m.url });
-        at = m.end;
-      }
-      if (at < piece.length) next.push(piece.slice(at));
-    }
-    pieces = next;
-  }
-  return pieces;
-}
-
 // A topic's links (§2.4 topic_links): linkifier matches, an earlier linkifier winning an overlap, then the web
 // addresses written in the topic; in the order they appear.
 export function topicLinks(
@@ -125,4 +99,27 @@ export function topicLinks(
   }
   const found = [...taken.map((m) => ({ index: m.start, text: m.text, url: m.url })), ...webLinks(topic)];
   return found.sort((a, b) => a.index - b.index).map(({ text, url }) => ({ text, url }));
+}
+
+// A linkifier as a RegExp-like matcher for the inline patterns: `exec` from `lastIndex`, giving the delimiter
+// before (1), the match (2), the delimiter after (3), and the expanded address as the group `url`.
+export function linkifierMatcher(l: CompiledLinkifier): RegExp {
+  // Making a matcher reads the whole text: one is kept for the text being searched.
+  let cached: { text: string; m: ReturnType<RE2JS['matcher']> } | null = null;
+  const matcher = {
+    lastIndex: 0,
+    exec(text: string): RegExpExecArray | null {
+      if (cached?.text !== text) cached = { text, m: l.re.matcher(text) };
+      const m = cached.m;
+      if (matcher.lastIndex > text.length || !m.find(matcher.lastIndex)) return null;
+      const values: Record<string, string | null> = {};
+      for (const g of l.groups) values[g] = m.group(g);
+      const result = [m.group(0) ?? '', m.group(1) ?? '', m.group(2) ?? '', m.group(3) ?? ''] as unknown as RegExpExecArray;
+      result.index = m.start(0);
+      result.groups = { url: l.template.expand(values) };
+      matcher.lastIndex = m.end(0) > m.start(0) ? m.end(0) : m.end(0) + 1;
+      return result;
+    },
+  };
+  return matcher as unknown as RegExp;
 }

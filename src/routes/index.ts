@@ -42,6 +42,8 @@ import { markReadRoutes } from './mark-read.js';
 import { defaultStreamRoutes } from './default-streams.js';
 import { playgroundRoutes } from './playgrounds.js';
 import { welcomeBotRoutes } from './welcome-bot.js';
+import { loginRoutes } from './login.js';
+import { webAppRoutes } from './web-app.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -90,6 +92,8 @@ export function allRoutes(): AnyRoute[] {
     ...defaultStreamRoutes,
     ...playgroundRoutes,
     ...welcomeBotRoutes,
+    ...loginRoutes,
+    ...webAppRoutes,
   );
   return routes;
 }

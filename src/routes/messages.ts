@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { doSendMessage } from '../actions/messages-send.js';
+import { doRenderMessage } from '../actions/message-render.js';
 import { accessMessage } from '../actions/message-access.js';
 import { accessReadReceipts } from '../actions/read-receipts.js';
 import { accessMatchingMessages, accessMessages, formatMessages, parseNarrow } from '../actions/messages-fetch.js';
@@ -9,8 +10,6 @@ import { REPORT_MESSAGE_TYPES } from '../state/realm-data.js';
 import { organizationUrl } from '../lib/urls.js';
 import { bool, int, json, oneOf, str } from '../http/params.js';
 import { route } from '../http/route.js';
-import { renderMessage } from '../markdown/message.js';
-import { renderExtras } from '../actions/linkifiers.js';
 
 const flagOp = oneOf(['add', 'remove'] as const);
 
@@ -32,6 +31,7 @@ export const messageRoutes = [
     },
     handler: ({ app, realm, user, params }) =>
       doSendMessage(app, realm, user, {
+        realmUrl: organizationUrl(app, realm),
         type: params.type === 'stream' || params.type === 'channel' ? 'stream' : 'private',
         to: params.to,
         topic: params.topic,
@@ -160,11 +160,6 @@ export const messageRoutes = [
     auth: 'user',
     summary: 'Render Markdown as a message would be',
     params: { content: str() },
-    handler: async ({ app, realm, params }) => ({
-      rendered: renderMessage(params.content, {
-        usersByName: new Map(), usersById: new Map(), groupsByName: new Map(), channelsByName: new Map(),
-        ...(await renderExtras(app.db, realm.id, params.content)),
-      }).html,
-    }),
+    handler: async ({ app, realm, user, params }) => ({ rendered: await doRenderMessage(app, realm, user, params.content, organizationUrl(app, realm)) }),
   }),
 ];

@@ -29,7 +29,7 @@ function settingsRoute(path: string, summary: string) {
     auth: 'user',
     summary,
     params,
-    handler: ({ app, realm, user, params: p }) => {
+    handler: ({ app, realm, user, session, params: p }) => {
       const values = p as Params<typeof params> & Record<string, unknown>;
       const settings = given(values, SETTING_NAMES);
       return doUpdateSettings(app, realm, user, {
@@ -39,6 +39,7 @@ function settingsRoute(path: string, summary: string) {
         oldPassword: values.old_password,
         newPassword: values.new_password,
         targetUsers: values.target_users,
+        keepSession: session?.tokenHash,
       });
     },
   });

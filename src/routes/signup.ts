@@ -1,9 +1,12 @@
 // The page behind an invitation link: GET shows the sign-up form, POST (the form, submitted to the same address)
-// creates the account. Answers are HTML pages, errors included, since a person reads them in a browser.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+// creates the account and opens a session in the web app. Answers are HTML pages, errors included, since a person
+// reads them in a browser.
 import { accessInvitationLink, doJoin, InvitationLinkError } from '../actions/signup.js';
-import { joinedPage, joinFormPage, problemPage } from '../format/pages.js';
+import { doOpenSession } from '../actions/sessions.js';
+import { joinFormPage, problemPage } from '../format/pages.js';
 import { ApiError } from '../http/errors.js';
+import { crossSite, redirectPage, sendPage } from '../http/html.js';
+import { setSessionCookies } from '../http/session.js';
 import { str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { organizationUrl } from '../lib/urls.js';
@@ -12,30 +15,6 @@ const LINK_TITLES = {
   missing: 'Invitation link not found', expired: 'Invitation link expired', revoked: 'Invitation link revoked', deactivated: 'Organization deactivated',
   used: 'Invitation already used',
 };
-
-async function sendPage(reply: FastifyReply, status: number, html: string): Promise<void> {
-  // No scripts, no framing, forms only to this site, and the key in the address never leaks to another site as a
-  // referrer ('same-origin' rather than 'no-referrer', with which browsers send the form's Origin as null).
-  reply.headers({
-    'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    'X-Frame-Options': 'DENY',
-    'Referrer-Policy': 'same-origin',
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-  });
-  await reply.code(status).type('text/html; charset=utf-8').send(html);
-}
-
-// The form posts to its own address: a browser sending it from elsewhere says so in Origin.
-function crossSite(req: FastifyRequest): boolean {
-  const origin = req.headers.origin;
-  if (origin === undefined) return false;
-  try {
-    return new URL(origin).host !== req.headers.host;
-  } catch {
-    return true;
-  }
-}
 
 const linkProblem = (err: InvitationLinkError) => problemPage(LINK_TITLES[err.problem], err.message);
 
@@ -63,7 +42,10 @@ export const signupRoutes = [
       try {
         ({ invitedAs, email } = await accessInvitationLink(app, realm, params.key));
         const user = await doJoin(app, realm, params.key, { fullName: params.full_name, email: params.email, password: params.password }, url);
-        await sendPage(reply, 200, joinedPage({ realmName: realm.name, realmUrl: url, fullName: user.fullName, email: user.email, apiKey: user.apiKey }));
+        // The newcomer lands in the web app, logged in.
+        const opened = await doOpenSession(app, realm, user);
+        setSessionCookies(app, req, reply, opened.token, opened.session.csrfToken, opened.maxAgeSeconds);
+        await redirectPage(reply, 303, '/');
       } catch (err) {
         if (err instanceof InvitationLinkError) return sendPage(reply, err.status, linkProblem(err));
         if (!(err instanceof ApiError) || invitedAs === undefined) throw err;

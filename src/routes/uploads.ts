@@ -2,8 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app.js';
 import { fileKey } from '../actions/attachments.js';
 import { handleTus, TUS_PATH } from '../actions/tus.js';
-import { accessFileByToken, accessUploadedFile, doUploadFile, temporaryFileUrl } from '../actions/uploads.js';
-import { str } from '../http/params.js';
+import { accessFileByToken, accessThumbnail, accessUploadedFile, doUploadFile, temporaryFileUrl } from '../actions/uploads.js';
+import { oneOf, str } from '../http/params.js';
+import { accessExternalImage } from '../actions/external-images.js';
 import { route } from '../http/route.js';
 import { sendUploadedFile } from '../http/send-file.js';
 import type { User } from '../store/users.js';
@@ -57,6 +58,36 @@ export const uploadRoutes = [
     handler: async (ctx) => {
       const { app, realm, user, params } = ctx;
       return { url: temporaryFileUrl(user, await accessUploadedFile(app, realm, user, params.realm_id, uploadPath(ctx))) };
+    },
+  }),
+  // Images on other sites, as messages show them (fetched by the server, guarded); also under /api/v1.
+  ...[true, false].map((root) =>
+    route({
+      method: 'GET',
+      path: '/thumbnail',
+      root,
+      auth: 'user',
+      summary: 'An image on another site that a message shows, fetched by the server (when image previews are allowed)',
+      params: { url: str(), size: oneOf(['thumbnail', 'full'] as const).default('full') },
+      handler: async ({ app, realm, params, reply }) => {
+        const { data, contentType } = await accessExternalImage(app, realm, params.url, params.size);
+        reply.headers({ 'Content-Type': contentType, 'Cache-Control': 'private, max-age=86400', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'" });
+        reply.send(data);
+      },
+    }),
+  ),
+  // Thumbnails made at upload (message_inline_image previews), to whoever may read the image.
+  route({
+    method: 'GET',
+    path: '/user_uploads/thumbnail/*',
+    root: true,
+    auth: 'optional',
+    summary: 'The thumbnail of an uploaded image, to those who may read the image',
+    params: {},
+    handler: async (ctx) => {
+      const { app, realm, user, req, reply } = ctx;
+      const { key, name } = await accessThumbnail(app, realm, user, uploadPath(ctx));
+      await sendUploadedFile(req, reply, app.storage, key, { fileName: name, contentType: 'image/webp' });
     },
   }),
   route({

@@ -1,6 +1,6 @@
 // Inserts on the send path without the query builder, whose cost grows with the rows: Kysely builds and
 // compiles a 100-row insert in a few hundred microseconds, for every message. Statement texts are made once
-// per shape: on SQLite chunks of 100, 10 and 1 rows (three prepared statements per table); on PostgreSQL one
+// per shape: on SQLite chunks of 1,000, 100, 10 and 1 rows (at most four prepared statements per table); on PostgreSQL one
 // statement of arrays whatever the number of rows (one round trip).
 import { CompiledQuery, type Kysely } from 'kysely';
 import { dialectOf } from './search.js';
@@ -26,7 +26,9 @@ export async function insertRows(db: Kysely<any>, table: string, columns: Column
   }
   const row = `(${columns.map(() => '?').join(', ')})`;
   for (let i = 0; i < rows.length; ) {
-    const n = rows.length - i >= 100 ? 100 : rows.length - i >= 10 ? 10 : 1;
+    const left = rows.length - i;
+    // 1,000 rows of 15 columns stay well below SQLite's 32,766 parameters.
+    const n = left >= 1000 && columns.length <= 30 ? 1000 : left >= 100 ? 100 : left >= 10 ? 10 : 1;
     const sql = text(`sqlite ${table} ${names} ${n}`, () => `insert into "${table}" (${names}) values ${Array(n).fill(row).join(', ')}`);
     await db.executeQuery(CompiledQuery.raw(sql, rows.slice(i, i + n).flat()));
     i += n;

@@ -9,7 +9,12 @@ import type SQLite from 'better-sqlite3';
 import type { Logger } from 'pino';
 
 const EVERY_MS = 500;
-export const FALLBACK_AUTOCHECKPOINT_PAGES = 20_000;
+// A big write (a topic of 10,000 messages moved) adds tens of thousands of pages in seconds while the worker copies
+// them back, and a checkpoint run by a commit on the serving connection stalls the event loop (120 ms at 20,000
+// pages): far above what a burst adds. The log restarts (and is cut back to JOURNAL_SIZE_LIMIT) once the worker has
+// copied it all.
+export const FALLBACK_AUTOCHECKPOINT_PAGES = 250_000;
+export const JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
 // CommonJS run by the worker: the module path comes from the parent, so it resolves wherever the process runs.
 const WORKER = `
@@ -39,6 +44,7 @@ export function startCheckpointer(file: SQLite.Database, log: Logger, everyMs = 
     file.pragma('wal_autocheckpoint = 1000');
   });
   file.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+  file.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
   worker.unref();
   return {
     stop: async () => {

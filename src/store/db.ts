@@ -10,6 +10,7 @@ import { TrackingDialect } from './tracking.js';
 import type { Schema } from './schema.js';
 import { migrateToLatest } from './migrate.js';
 import { startCheckpointer } from './checkpointer.js';
+import { postgresReadPool, sqliteReadPool } from './read-pool.js';
 import type { Logger } from 'pino';
 
 export type Db = Kysely<Schema>;
@@ -23,6 +24,8 @@ export interface Database {
   // SQLite's WAL off the event loop (src/store/checkpointer.ts).
   enableCache(): void;
   checkpointInBackground(log: Logger): void;
+  // A serving process runs long reads on connections of their own (src/store/read-pool.ts); `size` of them.
+  openReadPool(size: number): Db;
   close(): Promise<void>;
 }
 
@@ -41,18 +44,22 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let cache: StoreCache;
   let checkpointInBackground: (log: Logger) => void = () => {};
   let stopCheckpoints = async () => {};
+  let makeReadPool: (size: number) => Db;
+  let readPool: Db | undefined;
   // Every dialect is wrapped so that writes to cached tables are logged (src/store/tracking.ts).
   const tracked = (inner: KyselyDialect, cache: StoreCache) =>
     new TrackingDialect(inner, cache, dialect, (adapter) => registerCache(adapter, cache));
   if (opts.databaseUrl) {
     dialect = 'postgres';
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    const databaseUrl = opts.databaseUrl;
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: opts.poolSize ?? 10 });
     // A dropped connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     // The per-request check is a prepared statement sent on the pool directly: it runs for every request.
     const position = { name: 'parlance_cache_position', text: 'select coalesce(max(id), 0) as id from cache_changes' };
     cache = new StoreCache(null, async () => Number((await pool.query<{ id: number }>(position)).rows[0].id));
     db = new Kysely<Schema>({ dialect: tracked(new PostgresDialect({ pool }), cache) });
+    makeReadPool = (size) => postgresReadPool(databaseUrl, size, (adapter) => registerCache(adapter, cache));
   } else {
     dialect = 'sqlite';
     fs.mkdirSync(opts.dataDir, { recursive: true });
@@ -69,6 +76,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       stopCheckpoints = () => checkpointer.stop();
     };
     db = new Kysely<Schema>({ dialect: tracked(new SqliteDialect({ database: cachingStatements(file) }), cache) });
+    makeReadPool = (size) => sqliteReadPool(file.name, size, (adapter) => registerCache(adapter, cache));
   }
   await migrateToLatest(db, dialect);
   return {
@@ -76,7 +84,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     dialect,
     enableCache: () => (cache.enabled = true),
     checkpointInBackground: (log) => checkpointInBackground(log),
+    openReadPool: (size) => (readPool ??= makeReadPool(size)),
     close: async () => {
+      await readPool?.destroy();
       await stopCheckpoints();
       await db.destroy();
     },

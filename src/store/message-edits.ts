@@ -34,6 +34,13 @@ export async function topicMessages(db: Db, streamId: number, topic: string): Pr
   return rows.map((r) => ({ id: r.id, dateSent: Number(r.date_sent) }));
 }
 
+// Of these messages, those still in the channel topic (another move may have taken some meanwhile).
+export async function stillInTopic(db: Db, streamId: number, topic: string, ids: number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const rows = await db.selectFrom('messages').select('id').where('stream_id', '=', streamId).where('topic_key', '=', topicKey(topic)).where('id', 'in', ids).execute();
+  return rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
 export interface MessageRow {
   userId: number;
   messageId: number;
@@ -44,7 +51,8 @@ export async function messageRows(db: Db, messageIds: number[]): Promise<Message
   const out: MessageRow[] = [];
   for (const ids of chunks(messageIds)) {
     const rows = await db.selectFrom('user_messages').select(['user_id', 'message_id', 'flags']).where('message_id', 'in', ids).execute();
-    out.push(...rows.map((r) => ({ userId: r.user_id, messageId: r.message_id, flags: r.flags })));
+    // A chunk of messages may have a row for every member of a large channel: no spread into push.
+    for (const r of rows) out.push({ userId: r.user_id, messageId: r.message_id, flags: r.flags });
   }
   return out;
 }
@@ -67,9 +75,27 @@ export async function deleteRows(tx: Tx, userIds: number[], messageIds: number[]
 // Rows for users who have none yet for these messages; existing rows (and their flags) stay as they are.
 export async function addMissingRows(tx: Tx, userIds: number[], messageIds: number[], flags: number): Promise<void> {
   if (!userIds.length || !messageIds.length) return;
-  const have = new Set((await messageRows(tx, messageIds)).map((r) => `${r.userId}:${r.messageId}`));
-  const missing = userIds.flatMap((userId) => messageIds.filter((id) => !have.has(`${userId}:${id}`)).map((message_id) => ({ user_id: userId, message_id, flags })));
-  for (const values of chunks(missing)) await tx.insertInto('user_messages').values(values).execute();
+  let values: { user_id: number; message_id: number; flags: number }[] = [];
+  const flush = async () => {
+    if (values.length) await tx.insertInto('user_messages').values(values).onConflict((oc) => oc.doNothing()).execute();
+    values = [];
+  };
+  for (const user_id of userIds) {
+    for (const message_id of messageIds) {
+      values.push({ user_id, message_id, flags });
+      if (values.length === CHUNK) await flush();
+    }
+  }
+  await flush();
+}
+
+// Who holds a row for any of these messages.
+export async function messageHolderIds(db: Db, messageIds: number[]): Promise<number[]> {
+  const out = new Set<number>();
+  for (const ids of chunks(messageIds)) {
+    for (const r of await db.selectFrom('user_messages').select('user_id').distinct().where('message_id', 'in', ids).execute()) out.add(r.user_id);
+  }
+  return [...out];
 }
 
 export interface NewContent {

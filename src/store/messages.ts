@@ -2,8 +2,9 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import { insertReturningId, insertRows, type Column } from './bulk.js';
 import type { Db, Tx } from './db.js';
 import type { MessageTable } from './schema.js';
-import { indexMessageText } from './search.js';
+import { dialectOf, indexMessageText } from './search.js';
 import { cached, cacheMap } from './cache.js';
+import { PRIVATE_BIT, USER_ROW_INDEXES } from './history-indexes.js';
 
 // Per-user message flags, stored as bits of user_messages.flags.
 export const FLAG_BITS = {
@@ -120,11 +121,11 @@ export async function dmMembers(db: Db, recipientIds: number[]): Promise<Map<num
 
 export type NewMessage = Omit<Message, 'id' | 'lastEditTime' | 'lastMovedTime' | 'editHistory'>;
 
-const USER_MESSAGE_COLUMNS: Column[] = [['user_id', 'int4'], ['message_id', 'int4'], ['flags', 'int4']];
+export const USER_MESSAGE_COLUMNS: Column[] = [['user_id', 'int4'], ['message_id', 'int4'], ['flags', 'int4']];
 
-// The hottest write of all (every message, a row per recipient): plain statements, see src/store/bulk.ts.
-export async function insertMessage(tx: Tx, m: NewMessage, recipients: { userId: number; flags: number }[]): Promise<number> {
-  const id = await insertReturningId(tx, 'messages', {
+// A message's row as every writer stores it: the send path here, the bulk path (src/store/message-bulk.ts).
+export function messageValues(m: NewMessage) {
+  return {
     realm_id: m.realmId,
     sender_id: m.senderId,
     recipient_id: m.recipientId,
@@ -139,11 +140,20 @@ export async function insertMessage(tx: Tx, m: NewMessage, recipients: { userId:
     has_image: m.hasImage ? 1 : 0,
     has_attachment: m.hasAttachment ? 1 : 0,
     is_me_message: m.isMeMessage ? 1 : 0,
-  } satisfies Insertable<MessageTable>);
+  } satisfies Insertable<MessageTable>;
+}
+
+// The hottest write of all (every message, a row per recipient): plain statements, see src/store/bulk.ts.
+export async function insertMessage(tx: Tx, m: NewMessage, recipients: { userId: number; flags: number }[]): Promise<number> {
+  const id = await insertReturningId(tx, 'messages', messageValues(m));
   await indexMessageText(tx, id, m.topic, m.content, true);
-  await insertRows(tx, 'user_messages', USER_MESSAGE_COLUMNS, recipients.map((r) => [r.userId, id, r.flags]));
+  await insertRows(tx, 'user_messages', USER_MESSAGE_COLUMNS, recipients.map((r) => [r.userId, id, storedFlags(m, r.flags)]));
   return id;
 }
+
+// A recipient's row as every writer stores it: a direct message's rows carry the internal is_private bit, which
+// the user_messages_private index holds.
+export const storedFlags = (m: NewMessage, flags: number) => flags | (m.streamId === null ? PRIVATE_BIT : 0);
 
 // Ids are 32-bit integers on PostgreSQL, which refuses to compare a column with a larger value; ids from
 // requests outside that range name no message.
@@ -205,36 +215,45 @@ export async function addHistoricalRows(tx: Tx, userId: number, messageIds: numb
   for (const id of messageIds) await tx.insertInto('user_messages').values({ user_id: userId, message_id: id, flags }).execute();
 }
 
+// A user's rows of one partial index (src/store/history-indexes.ts), as the index's predicate spells them; on
+// SQLite the index is named, since its planner would rather walk all of the user's rows.
+function userRows(db: Db, userId: number, what: keyof typeof USER_ROW_INDEXES) {
+  const [index, predicate] = USER_ROW_INDEXES[what];
+  const from = dialectOf(db) === 'sqlite' ? sql`user_messages as um indexed by ${sql.raw(index)}` : sql`user_messages as um`;
+  return db
+    .selectFrom(from as never as 'user_messages as um')
+    .where('um.user_id', '=', userId)
+    .where(sql<boolean>`${sql.raw(`(um.${predicate.slice(1)}`)}`);
+}
+
+// The newest `limit` unread messages of the user, newest first.
 export async function unreadMessages(db: Db, userId: number, limit: number): Promise<{ id: number; streamId: number | null; topic: string; recipientId: number; senderId: number; flags: number }[]> {
-  const rows = await db
-    .selectFrom('user_messages as um')
+  const rows = await userRows(db, userId, 'unread')
     .innerJoin('messages as m', 'm.id', 'um.message_id')
     .select(['m.id', 'm.stream_id', 'm.topic', 'm.recipient_id', 'm.sender_id', 'um.flags'])
-    .where('um.user_id', '=', userId)
-    .where(sql<boolean>`(um.flags & ${FLAG_BITS.read}) = 0`)
-    .orderBy('m.id', 'desc')
+    .orderBy('um.message_id', 'desc')
     .limit(limit)
     .execute();
   return rows.map((r) => ({ id: r.id, streamId: r.stream_id, topic: r.topic, recipientId: r.recipient_id, senderId: r.sender_id, flags: r.flags }));
 }
 
-export async function flaggedMessageIds(db: Db, userId: number, bit: number): Promise<number[]> {
-  const rows = await db.selectFrom('user_messages').select('message_id').where('user_id', '=', userId).where(sql<boolean>`(flags & ${bit}) <> 0`).orderBy('message_id').execute();
+export async function starredMessageIds(db: Db, userId: number): Promise<number[]> {
+  const rows = await userRows(db, userId, 'starred').select('um.message_id').orderBy('um.message_id').execute();
   return rows.map((r) => r.message_id);
 }
 
-export async function recentDmConversations(db: Db, userId: number, limit = 1000): Promise<{ recipientId: number; maxMessageId: number }[]> {
-  const rows = await db
-    .selectFrom('user_messages as um')
+// The conversations of the user's newest direct messages (at most `rows` of them, as the reference reads),
+// each with its newest message id, newest first.
+export async function recentDmConversations(db: Db, userId: number, rows = 1000): Promise<{ recipientId: number; maxMessageId: number }[]> {
+  const recent = await userRows(db, userId, 'dm')
     .innerJoin('messages as m', 'm.id', 'um.message_id')
-    .select(['m.recipient_id', (eb) => eb.fn.max('m.id').as('max_id')])
-    .where('um.user_id', '=', userId)
-    .where('m.stream_id', 'is', null)
-    .groupBy('m.recipient_id')
-    .orderBy('max_id', 'desc')
-    .limit(limit)
+    .select(['m.recipient_id', 'm.id'])
+    .orderBy('um.message_id', 'desc')
+    .limit(rows)
     .execute();
-  return rows.map((r) => ({ recipientId: r.recipient_id, maxMessageId: Number(r.max_id) }));
+  const newest = new Map<number, number>();
+  for (const r of recent) if (!newest.has(r.recipient_id)) newest.set(r.recipient_id, r.id);
+  return [...newest].map(([recipientId, maxMessageId]) => ({ recipientId, maxMessageId }));
 }
 
 // Topics of a channel with their newest message id, newest first; `userId` limits them to messages the user

@@ -22,6 +22,9 @@ import { botStorage } from './migrations/021-bot-storage.js';
 import { uploadSpace } from './migrations/025-upload-space.js';
 import { mobile } from './migrations/030-mobile.js';
 import { referenceApi } from './migrations/031-reference-api.js';
+import { historyIndexes } from './migrations/027-history-indexes.js';
+import { imagePreviews } from './migrations/028-image-previews.js';
+import { sessions } from './migrations/029-sessions.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -47,6 +50,9 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '025-upload-space': uploadSpace,
   '030-mobile': mobile,
   '031-reference-api': referenceApi,
+  '027-history-indexes': historyIndexes,
+  '028-image-previews': imagePreviews,
+  '029-sessions': sessions,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

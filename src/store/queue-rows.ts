@@ -13,17 +13,20 @@ export async function insertQueueRowCapped(db: Db, dialect: Dialect, row: QueueR
   return db.transaction().execute(async (tx) => {
     if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${QUEUE_CAP_LOCK}, ${row.userId})`.execute(tx);
     await insertQueueRow(tx, row);
+    // The new queue stays; of the others, the cap less one most recently polled (times tie within a second, so
+    // the new row is left out of the ordering rather than ranked in it).
     const rows = await tx
       .selectFrom('event_queues')
       .select('id')
       .where('user_id', '=', row.userId)
+      .where('id', '!=', row.id)
       .orderBy('last_poll', 'desc')
       .orderBy('created', 'desc')
       .orderBy('id')
-      .offset(cap)
+      .offset(Math.max(0, cap - 1))
       .limit(1_000_000)
       .execute();
-    const doomed = rows.map((r) => r.id).filter((id) => id !== row.id);
+    const doomed = rows.map((r) => r.id);
     for (let i = 0; i < doomed.length; i += 500) await tx.deleteFrom('event_queues').where('id', 'in', doomed.slice(i, i + 500)).execute();
     return doomed;
   });

@@ -288,3 +288,22 @@ export interface OutgoingMailTable {
   sent_at: number | null;
   last_error: string | null;
 }
+
+export interface ImagePreviewTable {
+  path_id: string;
+  realm_id: number;
+  width: number;
+  height: number;
+  frames: number;
+  content_type: string;
+  thumbnail: string | null;
+}
+
+export interface SessionTable {
+  token_hash: string;
+  user_id: number;
+  realm_id: number;
+  csrf_token: string;
+  created: number;
+  expires: number;
+}

@@ -33,6 +33,8 @@ import type {
   RealmPlaygroundTable,
   EmailInviteTable,
   OutgoingMailTable,
+  ImagePreviewTable,
+  SessionTable,
 } from './schema-features.js';
 
 export type * from './schema-features.js';
@@ -241,6 +243,8 @@ export interface Schema {
   realm_playgrounds: RealmPlaygroundTable;
   email_invites: EmailInviteTable;
   outgoing_mail: OutgoingMailTable;
+  image_previews: ImagePreviewTable;
+  sessions: SessionTable;
   reactions: ReactionTable;
   realm_emoji: RealmEmojiTable;
   linkifiers: LinkifierTable;

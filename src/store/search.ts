@@ -55,6 +55,19 @@ export async function indexMessageText(tx: Kysely<any>, id: number, topic: strin
   await sql`insert into message_search (rowid, topic, content) values (${id}, ${topic}, ${content})`.execute(tx);
 }
 
+// The same for many new messages at once (the bulk path, src/store/message-bulk.ts): their stored text, read
+// back in one statement per range of consecutive ids.
+export async function indexNewMessages(tx: Kysely<any>, ids: number[]): Promise<void> {
+  if (dialectOf(tx) !== 'sqlite' || !ids.length) return;
+  const sorted = [...ids].sort((a, b) => a - b);
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    await sql`insert into message_search (rowid, topic, content) select id, topic, content from messages where id between ${sorted[i]} and ${sorted[j]}`.execute(tx);
+    i = j + 1;
+  }
+}
+
 // For deleted messages. Not strictly needed (searches join messages, and SQLite never reuses message ids),
 // but it keeps the index small.
 export async function unindexMessages(tx: Kysely<any>, ids: number[]): Promise<void> {
@@ -70,9 +83,23 @@ export const postgresSearchDocument = (table = '') => `to_tsvector('english', tr
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
+// SQLite: the FTS5 query of a `search` operand's words; null when it has only stop words.
+export function searchMatch(text: string): string | null {
+  const { words } = parseSearch(text);
+  return words.length ? words.map((w) => `"${w}"`).join(' ') : null;
+}
+
+// The operand's quoted phrases, each of which must appear verbatim; null when it has none.
+export function searchPhrases(text: string): Expression<SqlBool> | null {
+  const parts = parseSearch(text).phrases.map(
+    (p) => sql<SqlBool>`(lower(m.content) like ${likePattern(p)} escape '\\' or m.topic_key like ${likePattern(p)} escape '\\')`,
+  );
+  return parts.length ? (parts.length === 1 ? parts[0] : sql<SqlBool>`(${sql.join(parts, sql` and `)})`) : null;
+}
+
 // The condition for one `search` operand, on messages aliased `m`.
 export function searchCondition(dialect: Dialect, text: string): Expression<SqlBool> {
-  const { words, phrases } = parseSearch(text);
+  const { words } = parseSearch(text);
   // Only stop words: the reference server's query is empty and matches nothing.
   if (!words.length) return sql<SqlBool>`1 = 0`;
   const parts: Expression<SqlBool>[] = [];
@@ -82,11 +109,9 @@ export function searchCondition(dialect: Dialect, text: string): Expression<SqlB
     // word in 1% of 100,000 messages, instead of 10 ms).
     parts.push(sql<SqlBool>`m.id = any(array(select id from messages where ${sql.raw(postgresSearchDocument())} @@ plainto_tsquery('english', ${text})))`);
   } else {
-    const query = words.map((w) => `"${w}"`).join(' ');
-    parts.push(sql<SqlBool>`m.id in (select rowid from message_search where message_search match ${query})`);
+    parts.push(sql<SqlBool>`m.id in (select rowid from message_search where message_search match ${searchMatch(text)})`);
   }
-  for (const p of phrases) {
-    parts.push(sql<SqlBool>`(lower(m.content) like ${likePattern(p)} escape '\\' or m.topic_key like ${likePattern(p)} escape '\\')`);
-  }
+  const phrases = searchPhrases(text);
+  if (phrases) parts.push(phrases);
   return parts.length === 1 ? parts[0] : sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
 }

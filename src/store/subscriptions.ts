@@ -87,6 +87,25 @@ export async function subscriberIds(db: Db, streamIds: number[]): Promise<Map<nu
   return new Map(streamIds.map((id) => [id, [...lists.get(id)!]]));
 }
 
+// How many active subscribers (deactivated users excluded) each channel has, counted by the database: register
+// and channel lists need only the numbers, and listing every subscriber of 2,000 channels is 570,000 rows.
+export async function subscriberCounts(db: Db, streamIds: number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>(streamIds.map((id) => [id, 0]));
+  for (let i = 0; i < streamIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('subscriptions')
+      .innerJoin('users', 'users.id', 'subscriptions.user_id')
+      .select(['subscriptions.stream_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('subscriptions.stream_id', 'in', streamIds.slice(i, i + 500))
+      .where('subscriptions.active', '=', 1)
+      .where('users.is_active', '=', 1)
+      .groupBy('subscriptions.stream_id')
+      .execute();
+    for (const r of rows) out.set(r.stream_id, Number(r.n));
+  }
+  return out;
+}
+
 async function loadSubscriberIds(db: Db, streamIds: number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(streamIds.map((id) => [id, []]));
   for (let i = 0; i < streamIds.length; i += 500) {
@@ -100,6 +119,16 @@ async function loadSubscriberIds(db: Db, streamIds: number[]): Promise<Map<numbe
       .orderBy('subscriptions.user_id')
       .execute();
     for (const r of rows) out.get(r.stream_id)!.push(r.user_id);
+  }
+  return out;
+}
+
+// The colors each user's subscriptions have (a new one takes a color not used yet), for many users at once.
+export async function subscriptionColors(db: Db, userIds: number[]): Promise<Map<number, Set<string>>> {
+  const out = new Map(userIds.map((id) => [id, new Set<string>()]));
+  for (let i = 0; i < userIds.length; i += 500) {
+    const rows = await db.selectFrom('subscriptions').select(['user_id', 'color']).where('user_id', 'in', userIds.slice(i, i + 500)).execute();
+    for (const r of rows) out.get(r.user_id)!.add(r.color);
   }
   return out;
 }

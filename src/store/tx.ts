@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db, Dialect, Tx } from './db.js';
 import { appendEvents, lastEventId, type LoggedEvent, type NewEvent } from './events.js';
 import { markSnapshot } from './cache.js';
+import { snapshotPermit } from './read-pool.js';
 
 type Work<T> = (tx: Tx, emit: (event: NewEvent) => void) => Promise<T>;
 type Outcome<T> = { result: T; events: LoggedEvent[] };
@@ -86,13 +87,18 @@ export function isUniqueViolation(err: unknown): boolean {
 // Reads in one consistent snapshot and returns the event-log position it saw: every event up to that id is
 // reflected in what was read, every later one is not.
 export async function readSnapshot<T>(db: Db, dialect: Dialect, fn: (tx: Tx) => Promise<T>): Promise<{ result: T; logPosition: number }> {
-  let builder = db.transaction();
-  if (dialect === 'postgres') builder = builder.setIsolationLevel('repeatable read');
-  return builder.execute(async (tx) => {
-    markSnapshot(tx);
-    const logPosition = await lastEventId(tx);
-    return { result: await fn(tx), logPosition };
-  });
+  const done = await snapshotPermit(db);
+  try {
+    let builder = db.transaction();
+    if (dialect === 'postgres') builder = builder.setIsolationLevel('repeatable read');
+    return await builder.execute(async (tx) => {
+      markSnapshot(tx);
+      const logPosition = await lastEventId(tx);
+      return { result: await fn(tx), logPosition };
+    });
+  } finally {
+    done();
+  }
 }
 
 class Rollback extends Error {}

@@ -1,6 +1,7 @@
 // The permission matrix's cases for files: uploads and who may read them (the uploader and readers of a linking
 // message), temporary URLs, resumable uploads (tus), attachments and avatars.
-import { NO_FILE, own, sendForm, unique, type Case, type Caller, type Fixtures, type Outcome } from './permission-fixtures.js';
+import sharp from 'sharp';
+import { NO_FILE, own, PNG, sendForm, unique, type Case, type Caller, type Fixtures, type Outcome } from './permission-fixtures.js';
 import { avatarForm } from './permission-cases-mobile.js';
 
 const INVALID_TOKEN: Outcome = [400, 'BAD_REQUEST', 'Invalid token'];
@@ -12,6 +13,25 @@ async function temporaryUrl(f: Fixtures, who: Caller): Promise<string> {
   const client = who === 'other' || who === 'anon' ? f.server.as('hamlet') : own(f, who);
   return (await f.ok(client.get(`/api/v1${f.matrixFile}`, {}, { root: true }))).url;
 }
+
+// The thumbnail of cordelia's image, linked from a message in Matrix (made once).
+let matrixThumbnail: Promise<string> | null = null;
+function thumbnailInMatrix(f: Fixtures): Promise<string> {
+  matrixThumbnail ??= (async () => {
+    const form = new FormData();
+    const png = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#fff' } }).png().toBuffer();
+    form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'pic.png');
+    const url = (await f.ok(sendForm(f.server.as('cordelia'), 'POST', '/api/v1/user_uploads', form))).url as string;
+    await f.ok(f.server.as('cordelia').post('/messages', { type: 'stream', to: f.matrix, topic: 'pictures', content: `[pic.png](${url})` }));
+    return `/user_uploads/thumbnail/${url.slice('/user_uploads/'.length)}/840x560.webp`;
+  })();
+  return matrixThumbnail;
+}
+
+// An image on another site is fetched by the server: here a private address, which it refuses without a
+// connection, so every caller of the organization gets the same 404.
+const NOT_FETCHED: Outcome = [404, 'BAD_REQUEST', 'This file does not exist or has been deleted.'];
+const privateImage = { url: 'http://10.0.0.1/x.png', size: 'thumbnail' };
 
 // Someone else's upload in progress: cordelia's.
 const cordeliasUpload = (f: Fixtures) => f.tusUpload(f.server.as('cordelia'));
@@ -36,6 +56,15 @@ export const FILE_CASES: Case[] = [
     key: 'GET /api/v1/user_uploads/{realm_id}/*', label: 'linked only from a private channel the caller is not in',
     request: (f) => ({ path: `/api/v1${f.vaultFile}` }), ok: [], denied: NO_FILE, other: NO_FILE,
   },
+  // Thumbnails follow the image's own rule: readers of a linking message (everyone is in Matrix).
+  { key: 'GET /user_uploads/thumbnail/*', request: async (f) => ({ path: await thumbnailInMatrix(f) }), other: NO_FILE, anon: NO_FILE },
+  {
+    key: 'GET /user_uploads/thumbnail/*', label: 'of a file that is not an image', request: (f) => ({ path: `/user_uploads/thumbnail/${f.matrixFile.slice('/user_uploads/'.length)}/840x560.webp` }),
+    ok: [], denied: NO_FILE, other: NO_FILE, anon: NO_FILE,
+  },
+  // The root address is reached through /api/../ here, as the matrix prefixes other paths with /api/v1.
+  { key: 'GET /thumbnail', request: () => ({ path: '/api/../thumbnail', params: privateImage }), ok: [], denied: NOT_FETCHED },
+  { key: 'GET /api/v1/thumbnail', request: () => ({ path: '/thumbnail', params: privateImage }), ok: [], denied: NOT_FETCHED },
   // The token speaks for whoever it was made for; another organization does not know that user.
   { key: 'GET /user_uploads/temporary/{token}/*', request: async (f, who) => ({ path: await temporaryUrl(f, who) }), other: INVALID_TOKEN, anon: 200 },
   {

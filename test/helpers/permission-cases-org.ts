@@ -46,7 +46,8 @@ export const ORG_CASES: Case[] = [
   {
     key: 'POST /join/{key}',
     request: async (f) => ({ path: `/join/${(await f.invite()).key}/`, params: { full_name: 'New Person', email: `${unique('joiner')}@zulip.example.com`, password: PASSWORD } }),
-    html: true, other: 404, anon: 200,
+    // The newcomer lands in the web app, logged in.
+    html: true, success: 303, other: 404, anon: 303,
   },
 
   { key: 'GET /api/v1/reminders', request: () => ({ path: '/reminders' }) },

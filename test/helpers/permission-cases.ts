@@ -9,6 +9,7 @@ import {
 import { FILE_CASES } from './permission-cases-files.js';
 import { ORG_CASES } from './permission-cases-org.js';
 import { MOBILE_CASES } from './permission-cases-mobile.js';
+import { WEB_CASES } from './permission-cases-web.js';
 
 export { Fixtures, ROLES, sendForm, sendTus, type Case, type Caller, type Outcome, type Req, type Role } from './permission-fixtures.js';
 
@@ -375,6 +376,7 @@ export const CASES: Case[] = [
   ...FILE_CASES,
   ...ORG_CASES,
   ...MOBILE_CASES,
+  ...WEB_CASES,
   // Last: it deactivates the callers (the only owner cannot leave).
   {
     key: 'DELETE /api/v1/users/me', request: () => ({ path: '/users/me' }),
