@@ -106,8 +106,11 @@ describe('inviting by e-mail', () => {
     assert.match(form.text, /invited to join as a moderator/);
     // The account is of the invited address, whatever the form says.
     const joined = await page('POST', link, { full_name: 'Horatio', email: 'someone-else@elsinore.example', password: 'a truant disposition' });
-    assert.equal(joined.status, 200, joined.text);
-    const apiKey = /<code id="api-key">([A-Za-z0-9]+)<\/code>/.exec(joined.text)![1];
+    // The newcomer lands in the web app, logged in.
+    assert.equal(joined.status, 303, joined.text);
+    assert.equal(joined.headers.location, '/');
+    assert.match(String(joined.headers['set-cookie']), /sessionid=[A-Za-z0-9]{40}/);
+    const apiKey = assertSuccess(await server.anon().post('/fetch_api_key', { username: 'horatio@elsinore.example', password: 'a truant disposition' })).api_key;
     const horatio = new Client(server.url, { email: 'horatio@elsinore.example', apiKey });
     const me = assertSuccess(await horatio.get('/users/me'));
     assert.deepEqual([me.email, me.role], ['horatio@elsinore.example', 300]);

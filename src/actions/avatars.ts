@@ -75,9 +75,10 @@ export async function doUploadAvatar(app: App, realm: Realm, user: User, files: 
   const { data } = files[0];
   const limit = SERVER_LIMITS.max_avatar_file_size_mib;
   if (data.length > limit * MIB) throw new ApiError(`Uploaded file is larger than the allowed limit of ${limit} MiB`);
+  // Charged before decoding: the hourly allowance also bounds the decoding work a user can cause.
+  await chargeUploadVolume(app, user, data.length);
   const images = imageKind(data) ? await resized(data) : null;
   if (!images) throw new ApiError('Could not decode image; did you upload an image file?', 'BAD_IMAGE');
-  await chargeUploadVolume(app, user, data.length);
   const name = crypto.randomBytes(8).toString('hex');
   const [small, medium] = images;
   await app.storage.put(avatarKey(realm.id, `${name}.original`), data);
