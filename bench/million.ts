@@ -3,7 +3,8 @@
 // `parlance populate` (bench/populated-db.ts; kept between runs, each run works on a copy). A probe user calls
 // GET /users/me every 20 ms from a process of its own; each request type is sent alone, then ten at once, from
 // another process, and reported with the probe's longest wait while it ran.
-// Usage: node --import tsx bench/million.ts [--quick]   (DATABASE_URL selects PostgreSQL)
+// Usage: node --import tsx bench/million.ts [--quick] [--rows REGEX]   (DATABASE_URL selects PostgreSQL; --rows
+// measures only the request types whose description matches, e.g. when profiling one of them)
 import os from 'node:os';
 import { sql } from 'kysely';
 import { startAgent } from './agents.js';
@@ -14,6 +15,8 @@ import { startServerOver, stopServer } from './server.js';
 import type { Credentials } from './tasks.js';
 
 const quick = process.argv.includes('--quick');
+const rowsArg = process.argv.indexOf('--rows');
+const rowFilter = rowsArg >= 0 ? new RegExp(process.argv[rowsArg + 1], 'i') : null;
 const SIZE = quick ? 100_000 : 1_000_000;
 const COMMON_WORD = 'deploy'; // in about 6% of the messages
 const MOVE_TARGET = 'engineering'; // a channel of every user, the second largest
@@ -65,6 +68,7 @@ try {
 
   // `request(k)` makes the k-th request; alone, then `tens` rounds of ten at once.
   const measure = async (figure: string, target: { ms?: number; label?: string }, request: (k: number, ten: boolean) => BatchRequest, o: { alone: number; tens: number; warm: boolean }) => {
+    if (rowFilter && !rowFilter.test(figure)) return;
     if (o.warm) await load.call('batch', { url, requests: [request(0, false)] });
     const run = async (requests: BatchRequest[]) => {
       const results = await load.call('batch', { url, requests });
