@@ -1,7 +1,7 @@
 // Alert words (§6 alert_words): words or phrases a user wants to be alerted to. A message containing one, as a
 // whole word and without regard to case, carries the has_alert_word flag for that recipient.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { LIMITS } from '../lib/limits.js';
 import { codePointLength } from '../lib/text.js';
 import { WordAutomaton } from '../lib/word-automaton.js';

@@ -4,7 +4,7 @@
 import type { App } from '../app.js';
 import { BOT_TYPE, botServices } from '../format/bots.js';
 import { avatarUrl } from '../format/users.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { isRealmAdmin } from '../permissions/channels.js';
 import { randomToken } from '../lib/secrets.js';
 import { subscriptionsOfUser } from '../store/subscriptions.js';

@@ -5,7 +5,7 @@
 import type { App } from '../app.js';
 import { BOT_TYPE, formatBot } from '../format/bots.js';
 import { avatarUrl } from '../format/users.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { hasContentAccess, isRealmAdmin } from '../permissions/channels.js';
 import { botSettings, NO_BOT_SETTINGS, saveBotSettings, type BotSettings } from '../store/bots.js';
 import type { Db, Tx } from '../store/db.js';

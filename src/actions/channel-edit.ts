@@ -2,7 +2,7 @@
 // and who hears of each change — including the users who start or stop knowing of the channel because of it.
 import type { App } from '../app.js';
 import { formatStream } from '../format/channels.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { renderMarkdown } from '../markdown/render.js';
 import { canAdminister, hasContentAccess, hasMetadataAccess, isGuest, isRealmAdmin, SETTINGS_NEEDING_CONTENT_ACCESS, type Viewer } from '../permissions/channels.js';
 import { checkExpected, checkGroupSetting, sameValue } from '../permissions/group-settings.js';

@@ -1,6 +1,6 @@
 // Channel folders (feature level 389): administrators create and edit them; everyone may list them.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { invalidCharacterPosition } from '../lib/text.js';
 import { renderMarkdown } from '../markdown/render.js';
 import {

@@ -1,5 +1,5 @@
 // Validation shared by the actions that create or rename people and organizations.
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { codePointLength, invalidCharacterPosition } from '../lib/text.js';
 import { isGuest } from '../permissions/channels.js';
 

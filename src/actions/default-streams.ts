@@ -2,7 +2,7 @@
 // administrators set up for new users to pick from; the default_streams and default_stream_groups events go
 // to every active user but guests, as on the reference server.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { formatStream } from '../format/channels.js';
 import { hasContentAccess, isGuest } from '../permissions/channels.js';
 import type { Db, Tx } from '../store/db.js';

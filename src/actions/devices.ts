@@ -5,7 +5,7 @@
 // are kept (and sent once one is) and the fact is logged.
 import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
-import { ApiError, MissingArgumentError } from '../http/errors.js';
+import { ApiError, MissingArgumentError } from '../lib/errors.js';
 import { bouncerOf, BouncerError, sendToBouncer } from '../lib/bouncer.js';
 import { realmUuid } from '../state/realm.js';
 import type { Db } from '../store/db.js';

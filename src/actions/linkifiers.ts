@@ -1,7 +1,7 @@
 // Linkifiers: administrators add, edit, remove and reorder them; everyone may list them. Also what message
 // rendering needs from the organization beyond mentions: its linkifiers and its custom emoji.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { UriTemplate } from '../lib/uri-template.js';
 import { compileLinkifiers, linkifierProblem } from '../markdown/linkifiers.js';
 import { mayNameEmoji, renderTopicLinks, type RenderContext } from '../markdown/message.js';

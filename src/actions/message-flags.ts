@@ -1,6 +1,6 @@
 // Changing per-user message flags (by id or over a narrow), and the unread/starred state register reports.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { Pacer } from '../lib/pace.js';
 import type { Db, Tx } from '../store/db.js';
 import {

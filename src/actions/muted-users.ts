@@ -1,7 +1,7 @@
 // Muting a user (POST/DELETE /users/me/muted_users/{id}): their messages arrive already read, and their typing
 // and notifications do not reach the muter. Bots and deactivated users may be muted, as on the reference server.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import type { Db, Tx } from '../store/db.js';
 import { changeFlag, FLAG_BITS } from '../store/messages.js';
 import { addMute, listMutes, removeMute, unreadFrom, type Mute } from '../store/muted-users.js';

@@ -1,7 +1,7 @@
 // Onboarding steps (register's onboarding_steps, POST /users/me/onboarding_steps): the reference's one-time
 // notices a user has not dismissed yet. This server has no interface of its own, so there are no hotspots.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import type { Realm } from '../store/realms.js';
 import { findUser, updateUser, type User } from '../store/users.js';
 import { inTransaction } from './transaction.js';

@@ -1,7 +1,7 @@
 // Code playgrounds (POST /realm/playgrounds, DELETE /realm/playgrounds/{id}): where a code block of a language
 // can be opened, by a URL template with one variable, `code`. Administrators manage them; everyone is told.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { UriTemplate } from '../lib/uri-template.js';
 import type { Db, Tx } from '../store/db.js';
 import { deletePlayground, insertPlayground, listPlaygrounds, type Playground } from '../store/playgrounds.js';

@@ -3,7 +3,7 @@
 // presence sequence, so clients fetch only what changed since the id they last saw. A user with presence_enabled
 // off (invisible) stops updating and looks as if last seen a while before going invisible.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { JsonText } from '../lib/json-text.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
 import { userSetting } from '../state/user-settings.js';

@@ -1,7 +1,7 @@
 // Users' values of the organization's custom profile fields: each user edits their own (when the field is
 // editable by users), administrators anyone's. Every change is a realm_user custom_profile_field update.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { codePointLength } from '../lib/text.js';
 import { renderMarkdown } from '../markdown/render.js';
 import type { Tx } from '../store/db.js';

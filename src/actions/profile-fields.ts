@@ -1,7 +1,7 @@
 // Custom profile fields of an organization: administrators define them (types of the reference server, §6),
 // everyone receives the whole list in a custom_profile_fields event whenever it changes.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { LIMITS } from '../lib/limits.js';
 import { codePointLength } from '../lib/text.js';
 import { DEFAULT_EXTERNAL_ACCOUNTS } from '../state/realm-data.js';

@@ -2,7 +2,7 @@
 // events to everyone. Owners edit the list, as they alone change emails_restricted_to_domains (the reference
 // server's require_realm_owner); everyone may read it.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { realmSettings } from '../state/realm.js';
 import type { Db } from '../store/db.js';
 import { findRealm, lockRealm, updateRealm, type Realm } from '../store/realms.js';

@@ -5,8 +5,8 @@
 // disk), and messages or reactions that showed it show a broken image from then on.
 import crypto from 'node:crypto';
 import type { App } from '../app.js';
-import { ApiError, NotFoundError } from '../http/errors.js';
-import type { UploadedFile } from '../http/request-values.js';
+import { ApiError, NotFoundError } from '../lib/errors.js';
+import type { UploadedFile } from '../lib/uploaded-file.js';
 import { checkCustomEmojiName, unicodeCodeForName } from '../emoji/index.js';
 import { imageKind } from '../emoji/image.js';
 import type { CustomEmojiTarget } from '../markdown/emoji.js';

@@ -5,7 +5,7 @@ import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
 import { directMessageUrl, fenceFor, truncated } from '../format/quote.js';
 import { channelNarrow, silentMention } from '../lib/mention-syntax.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { codePointLength } from '../lib/text.js';
 import { hostOf } from '../lib/urls.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';

@@ -1,7 +1,7 @@
 // Scheduled messages (§2.6, §4.6): validated when scheduled exactly as a send would be, delivered at their
 // time by a worker through the normal send path, exactly once (the claim and the send share a transaction).
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { organizationHost } from '../lib/urls.js';
 import { findMessages } from '../store/messages.js';
 import { findRealm, type Realm } from '../store/realms.js';

@@ -2,7 +2,7 @@
 // change them with the validation of PATCH /settings; everyone gets realm_user_settings_defaults events.
 // Existing users keep their settings.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { AVAILABLE_NOTIFICATION_SOUNDS, checkUserSetting, EMOJISET_CHOICES, USER_SETTING_DEFAULTS } from '../state/user-settings.js';
 import type { Db } from '../store/db.js';
 import { lockRealm, type Realm } from '../store/realms.js';

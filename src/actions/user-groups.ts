@@ -1,7 +1,7 @@
 // User groups (§2.7, §4.7, §4.14): creation, settings, deactivation and reactivation, and the records clients
 // read. Membership and subgroups are in user-group-members.ts.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { codePointLength, invalidCharacterPosition } from '../lib/text.js';
 import { checkExpected, checkGroupSetting, defaultValue, sameValue } from '../permissions/group-settings.js';
 import type { GroupSettingValue } from '../permissions/groups.js';

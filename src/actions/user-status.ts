@@ -2,7 +2,7 @@
 // inverse of the presence_enabled setting (invisible mode).
 import type { App } from '../app.js';
 import { checkEmoji, reactionType, resolveEmoji, STATUS_EMOJI_MESSAGES, type ReactionType } from '../emoji/index.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { codePointLength } from '../lib/text.js';
 import { userSetting } from '../state/user-settings.js';
 import { Pacer } from '../lib/pace.js';

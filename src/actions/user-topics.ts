@@ -1,6 +1,6 @@
 // Topic visibility: POST /user_topics and the deprecated PATCH /users/me/subscriptions/muted_topics.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { hasContentAccess } from '../permissions/channels.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../state/realm-data.js';
 import type { Db, Tx } from '../store/db.js';

@@ -1,7 +1,7 @@
 import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
 import { fakeEmailDomain, realmFakeEmailDomain } from '../format/users.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { randomToken } from '../lib/secrets.js';
 import { accessibleBy, accessibleUserIds, canAccessUser, EMAIL_VISIBILITY, seesDeliveryEmail, emailVisibility, type Looker } from '../permissions/users.js';
 import type { SystemBotRole } from '../lib/identity.js';

@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import type { App } from '../app.js';
 import { deleteIdleQueueRows, deleteQueueRows, findQueueRow, lastEventId, pruneEvents, readEvents, type LoggedEvent } from '../store/events.js';
-import { ApiError, UserDeactivatedError } from '../http/errors.js';
+import { ApiError, UserDeactivatedError } from '../lib/errors.js';
 import { insertQueueRowCapped } from '../store/queue-rows.js';
 import { applyQueueControl, isQueueControl, overBudget } from './control.js';
 import { pace } from '../lib/pace.js';

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app.js';
 import { avatarLocation, defaultAvatarImage, doDeleteAvatar, doUploadAvatar, placeholderAvatarImage, readAvatarImage, realmIconImage } from '../actions/avatars.js';
 import { INACCESSIBLE_USER_AVATAR } from '../format/users.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../lib/errors.js';
 import { int, str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { sendImmutableImage } from '../http/send-file.js';

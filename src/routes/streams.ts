@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { doArchiveChannel, doUpdateChannel, type GroupSettingUpdate } from '../actions/channel-edit.js';
 import { accessChannel, accessChannelTopics, accessStreamList } from '../actions/subscriptions.js';
 import { doDeleteTopic } from '../actions/topic-delete.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { bool, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { organizationUrl } from '../lib/urls.js';
