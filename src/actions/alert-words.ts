@@ -16,10 +16,6 @@ export async function accessAlertWords(app: App, user: User): Promise<string[]> 
   return listAlertWords(app.db, user.id);
 }
 
-export async function alertWordsState(db: Db, user: User | null) {
-  return { alert_words: user ? await listAlertWords(db, user.id) : [] };
-}
-
 // Surrounding spaces are dropped and empty words ignored, as the reference server does.
 function checkWords(words: string[]): string[] {
   words.forEach((w, i) => {

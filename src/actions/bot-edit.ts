@@ -13,7 +13,8 @@ import { botSettings, NO_BOT_SETTINGS, saveBotSettings } from '../store/bots.js'
 import type { Tx } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import { findUser, updateUser, type Role, type User } from '../store/users.js';
-import { accessBot, accessBotSecrets, botRecord, channelForBot, checkBotNameAvailable, INTERFACE_TYPES, streamNamer } from './bots.js';
+import { accessBot, accessBotSecrets, botRecord, channelForBot, checkBotNameAvailable, INTERFACE_TYPES } from './bots.js';
+import { streamNamer } from '../state/bots.js';
 import { botAudience, emitWithSecrets, ids, replaceBotKey } from './bot-events.js';
 import { removeSubscribersInTx } from './subscription-changes.js';
 import { checkFullName } from './checks.js';

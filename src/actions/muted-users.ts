@@ -2,9 +2,9 @@
 // and notifications do not reach the muter. Bots and deactivated users may be muted, as on the reference server.
 import type { App } from '../app.js';
 import { ApiError } from '../lib/errors.js';
-import type { Db, Tx } from '../store/db.js';
+import type { Tx } from '../store/db.js';
 import { changeFlag, FLAG_BITS } from '../store/messages.js';
-import { addMute, listMutes, removeMute, unreadFrom, type Mute } from '../store/muted-users.js';
+import { addMute, listMutes, removeMute, unreadFrom } from '../store/muted-users.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
 import { inTransaction, type Emit } from './transaction.js';
@@ -42,6 +42,3 @@ export async function doUnmuteUser(app: App, realm: Realm, user: User, targetId:
   });
 }
 
-export async function mutedUsersState(db: Db, user: User | null): Promise<{ muted_users: Mute[] }> {
-  return { muted_users: user ? await listMutes(db, user.id) : [] };
-}

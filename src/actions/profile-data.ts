@@ -9,7 +9,8 @@ import { deleteProfileValue, findProfileValue, saveProfileValue, type ProfileFie
 import type { Realm } from '../store/realms.js';
 import { findUsers, ROLE, type User } from '../store/users.js';
 import { checkHuman } from './checks.js';
-import { accessProfileField, FIELD_TYPE, isUrl } from './profile-fields.js';
+import { accessProfileField, isUrl } from './profile-fields.js';
+import { FIELD_TYPE } from '../state/profile-fields.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { emitPersonUpdate } from './user-events.js';
 import { checkAdministrator } from './users.js';

@@ -16,19 +16,7 @@ import { sendMessageInTx } from './messages-send.js';
 import { notificationBot } from './system-bots.js';
 import { checkRoom } from './per-user-limits.js';
 import { inTransaction, type Emit } from './transaction.js';
-
-export function formatScheduled(m: ScheduledMessage): Record<string, unknown> {
-  return {
-    scheduled_message_id: m.id,
-    type: m.type,
-    to: m.to,
-    ...(m.type === 'stream' ? { topic: m.topic } : {}),
-    content: m.content,
-    rendered_content: m.renderedContent,
-    scheduled_delivery_timestamp: m.scheduledTimestamp,
-    failed: m.failed,
-  };
-}
+import { formatScheduled } from '../state/scheduled-messages.js';
 
 export interface ScheduleInput {
   type?: string;

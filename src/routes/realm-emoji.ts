@@ -1,4 +1,5 @@
-import { doAddRealmEmoji, doDeactivateRealmEmoji, readEmojiImage, realmEmojiState } from '../actions/realm-emoji.js';
+import { doAddRealmEmoji, doDeactivateRealmEmoji, readEmojiImage } from '../actions/realm-emoji.js';
+import { realmEmojiState } from '../state/realm-emoji.js';
 import { emojiApiJson } from '../emoji/index.js';
 import { NotFoundError } from '../lib/errors.js';
 import { int, str } from '../http/params.js';

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import { groupRecords } from '../state/user-groups.js';
 import { accessGroupMembers, accessGroupSubgroups, accessIsGroupMember, doChangeMembers, doChangeSubgroups } from '../actions/user-group-members.js';
-import { doCreateGroup, doDeactivateGroup, doUpdateGroup, groupRecords } from '../actions/user-groups.js';
+import { doCreateGroup, doDeactivateGroup, doUpdateGroup } from '../actions/user-groups.js';
 import { bool, given, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { LIMITS } from '../lib/limits.js';

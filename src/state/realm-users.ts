@@ -1,5 +1,5 @@
 // The `realm_user` block of POST /register: the organization's users and the caller's own identity and rights.
-import { userObjects } from '../actions/user-directory.js';
+import { userObjects } from './user-objects.js';
 import { avatarUrl } from '../format/users.js';
 import { holdsGroupSetting, resolveGroupSetting } from '../permissions/groups.js';
 import { groupsOfUser } from '../store/groups.js';
