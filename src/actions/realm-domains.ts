@@ -10,7 +10,7 @@ import { deleteRealmDomain, insertRealmDomain, listRealmDomains, updateRealmDoma
 import { isUniqueViolation } from '../store/tx.js';
 import type { User } from '../store/users.js';
 import { inTransaction } from './transaction.js';
-import { checkOwner } from './users.js';
+import { checkOwner } from './checks.js';
 
 function domainProblem(domain: string): string | null {
   if (!domain) return "Domain can't be empty.";

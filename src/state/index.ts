@@ -1,8 +1,5 @@
 // POST /register's state blocks, one producer per fetch_event_types entry. Later areas add theirs here.
-import type { App } from '../app.js';
-import type { Db } from '../store/db.js';
-import type { Realm } from '../store/realms.js';
-import type { User } from '../store/users.js';
+import type { StateContext } from './context.js';
 import { isGuest } from '../permissions/channels.js';
 import { accessibleBy } from '../permissions/users.js';
 import { realmState } from './realm.js';
@@ -35,29 +32,9 @@ import { defaultStreamGroupsState } from './default-streams.js';
 import { playgroundsState } from './playgrounds.js';
 import { STOP_WORDS } from '../store/search.js';
 
-export interface StateOptions {
-  applyMarkdown: boolean;
-  clientGravatar: boolean;
-  includeSubscribers: 'true' | 'false' | 'partial';
-  slimPresence: boolean;
-  presenceHistoryLimitDays?: number;
-  capabilities: Record<string, boolean>;
-  narrow: [string, string][];
-}
+export type { StateContext, StateOptions } from './context.js';
 
-export interface StateContext {
-  app: App;
-  db: Db;
-  realm: Realm;
-  user: User | null;
-  options: StateOptions;
-  realmUrl: string;
-  systemGroups: Map<string, number>;
-  // The fetch types asked for (null: all); some blocks depend on a combination of them.
-  types: Set<string> | null;
-}
-
-export type Producer = (ctx: StateContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
+type Producer = (ctx: StateContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
 const PRODUCERS: Record<string, Producer> = {
   // zulip_version, zulip_feature_level and zulip_merge_base are in every register response.

@@ -5,7 +5,7 @@ import { holdsGroupSetting, resolveGroupSetting } from '../permissions/groups.js
 import { groupsOfUser } from '../store/groups.js';
 import { listUsers, ROLE } from '../store/users.js';
 import { realmSettings } from './realm.js';
-import type { StateContext } from './index.js';
+import type { StateContext } from './context.js';
 
 export async function realmUserState(ctx: StateContext): Promise<Record<string, unknown>> {
   const { user, realm } = ctx;
