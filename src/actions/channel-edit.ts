@@ -29,6 +29,9 @@ import {
 } from './channel-notices.js';
 import { postChannelEventsNotice, type NoticeContext } from './notifications.js';
 
+// The channel settings that are group settings: routes declare one parameter for each.
+export { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting } from '../store/streams.js';
+
 export type GroupSettingUpdate = { new: unknown; old?: unknown };
 
 // The fields of PATCH /streams/{stream_id} (§4.3); absent ones are left alone.

@@ -20,6 +20,9 @@ import { accessGroup, actorOf, canManage, checkSubgroups, checkUsers, insufficie
 import { inTransaction, type Emit } from './transaction.js';
 import { formatGroup } from '../state/user-groups.js';
 
+// The group settings: routes declare one parameter for each.
+export { GROUP_SETTINGS, type GroupSetting } from '../store/user-groups.js';
+
 const MAX_GROUP_NAME = 100;
 const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
 
