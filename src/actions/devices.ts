@@ -15,7 +15,7 @@ import { findRealm } from '../store/realms.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
 import { inTransaction, type Emit } from './transaction.js';
-import { deviceState } from '../state/devices.js';
+import type { deviceState } from '../state/devices.js';
 
 // Devices one user may hold (each login of the app registers one; logging out removes it).
 export const MAX_DEVICES_PER_USER = 100;

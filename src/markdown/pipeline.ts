@@ -4,7 +4,7 @@
 import { El, isBlockLevel, serializeInner } from './tree.js';
 import { BlockParser } from './block-parser.js';
 import { blockProcessors } from './blocks.js';
-import { fencedBlocks, hangingLists, normalizeWhitespace, Stash } from './fences.js';
+import { fencedBlocks, hangingLists, normalizeWhitespace, type Stash } from './fences.js';
 import { formatCode } from './highlight.js';
 import { InlineRun, type Pattern } from './inline.js';
 import { autolink, backtick, emphasis, entity, lineBreak, link, notStrong, strikethrough, strong, strongEm, STX, ETX } from './patterns.js';
