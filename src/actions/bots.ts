@@ -165,4 +165,3 @@ export async function accessOwnBots(app: App, realm: Realm, user: User) {
     };
   });
 }
-

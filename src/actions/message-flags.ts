@@ -90,4 +90,3 @@ async function messageDetails(db: Db, realm: Realm, user: User, ids: number[]) {
   }
   return details;
 }
-

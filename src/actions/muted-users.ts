@@ -41,4 +41,3 @@ export async function doUnmuteUser(app: App, realm: Realm, user: User, targetId:
     await notify(tx, emit, realm, user);
   });
 }
-

@@ -19,4 +19,3 @@ export async function doMarkOnboardingStep(app: App, realm: Realm, user: User, s
     emit(realm.id, { type: 'onboarding_steps', onboarding_steps: onboardingSteps({ ...fresh, settings }) }, [user.id]);
   });
 }
-

@@ -105,7 +105,6 @@ export async function accessScheduled(app: App, user: User): Promise<Record<stri
   return (await listScheduled(app.db, user.id)).map(formatScheduled);
 }
 
-
 // The sender learns why a message was not sent, from the Notification Bot, as on the reference server.
 async function notifyFailure(tx: Tx, emit: Emit, app: App, realm: Realm, sender: User, m: ScheduledMessage, reason: string): Promise<void> {
   const bot = await notificationBot(tx, emit, realm, organizationHost(app, realm));

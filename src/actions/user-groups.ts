@@ -177,4 +177,3 @@ export async function doDeactivateGroup(app: App, realm: Realm, user: User, id: 
     emit(realm.id, { type: 'user_group', op: 'remove', group_id: g.id }, null);
   });
 }
-

@@ -6,4 +6,3 @@ import type { User } from '../store/users.js';
 export async function alertWordsState(db: Db, user: User | null) {
   return { alert_words: user ? await listAlertWords(db, user.id) : [] };
 }
-

@@ -26,4 +26,3 @@ export async function streamNamer(db: Db, realm: Realm) {
   const names = new Map((await listStreams(db, realm.id)).map((s) => [s.id, s.name]));
   return (id: number | null) => (id === null ? null : (names.get(id) ?? null));
 }
-

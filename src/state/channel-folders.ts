@@ -24,4 +24,3 @@ export function formatChannelFolder(f: ChannelFolder): Record<string, unknown> {
     order: f.order,
   };
 }
-

@@ -21,4 +21,3 @@ export async function defaultStreamGroupsState(db: Db, realm: Realm): Promise<Re
     streams: g.streamIds.filter((id) => streams.has(id)).map((id) => formatStream(streams.get(id)!, { systemGroups, subscriberCount: counts.get(id)?.length ?? 0 })),
   }));
 }
-

@@ -18,4 +18,3 @@ export function deviceState(d: Device) {
     push_registration_error_code: d.push_registration_error_code,
   };
 }
-

@@ -54,11 +54,9 @@ export async function unreadState(db: Db, user: User) {
   };
 }
 
-
 export async function starredState(db: Db, user: User) {
   return { starred_messages: await starredMessageIds(db, user.id) };
 }
-
 
 export async function recentConversationsState(db: Db, user: User) {
   const recent = await recentDmConversations(db, user.id);
@@ -83,6 +81,5 @@ export async function muteRule(db: Db, user: User) {
     return muted.has(streamId) ? policy !== 2 && policy !== 3 : policy === 1;
   };
 }
-
 
 export const MENTION_BITS = FLAG_BITS.mentioned | FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned;

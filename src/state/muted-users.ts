@@ -6,4 +6,3 @@ import type { User } from '../store/users.js';
 export async function mutedUsersState(db: Db, user: User | null): Promise<{ muted_users: Mute[] }> {
   return { muted_users: user ? await listMutes(db, user.id) : [] };
 }
-

@@ -6,4 +6,3 @@ import type { Realm } from '../store/realms.js';
 export async function playgroundsState(db: Db, realm: Realm): Promise<{ realm_playgrounds: Playground[] }> {
   return { realm_playgrounds: await listPlaygrounds(db, realm.id) };
 }
-

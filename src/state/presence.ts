@@ -1,6 +1,6 @@
 // The presence register block (and GET /realm/presence's data).
 import { JsonText } from '../lib/json-text.js';
-import { SERVER_LIMITS } from '../state/realm-data.js';
+import { SERVER_LIMITS } from './realm-data.js';
 import type { Db } from '../store/db.js';
 import { presenceSince, type Presence, type PresenceRow } from '../store/presence.js';
 import type { Realm } from '../store/realms.js';
@@ -28,7 +28,6 @@ export async function refreshKept(db: Db, realmId: number): Promise<number> {
   return lastUpdateId;
 }
 
-
 // Presence of the organization's active human users, changed since an id or seen within the history limit, from
 // rows true to sequence position `seq`.
 export function presenceAnswer(rows: Iterable<KeptRow>, seq: number, opts: DataOptions) {
@@ -48,7 +47,6 @@ export function presenceAnswer(rows: Iterable<KeptRow>, seq: number, opts: DataO
   };
 }
 
-
 export function keptOf(db: Db, realmId: number): Kept {
   let realms = kept.get(db);
   if (!realms) kept.set(db, (realms = new Map()));
@@ -63,13 +61,11 @@ export function modernPresence(p: Presence) {
   return { active_timestamp: p.lastActiveTime ?? 0, idle_timestamp: p.lastConnectedTime };
 }
 
-
 export function legacyPresence(p: Presence) {
   const active = p.lastActiveTime !== null && p.lastActiveTime >= p.lastConnectedTime - OFFLINE_THRESHOLD;
   const website = { client: 'website', status: active ? 'active' : 'idle', timestamp: active ? p.lastActiveTime! : p.lastConnectedTime, pushable: false };
   return { aggregated: { client: website.client, status: website.status, timestamp: website.timestamp }, website };
 }
-
 
 // Each process keeps the presence rows it has read, per organization, and reads only those changed since: every
 // change of what a row shows takes a new update id (touchPresence), so the kept rows stay true to the database,
@@ -88,4 +84,3 @@ export function keep(c: Kept, r: PresenceRow): void {
   const { userId, lastActiveTime, lastConnectedTime, lastUpdateId, email, visible } = r;
   c.rows.set(userId, { userId, lastActiveTime, lastConnectedTime, lastUpdateId, email, visible, modern: undefined, legacy: undefined });
 }
-

@@ -19,7 +19,6 @@ export function formatProfileField(f: ProfileField): Record<string, unknown> {
   };
 }
 
-
 export const FIELD_TYPE = { SHORT_TEXT: 1, LONG_TEXT: 2, SELECT: 3, DATE: 4, URL: 5, USER: 6, EXTERNAL_ACCOUNT: 7, PRONOUNS: 8 } as const;
 
 // The register block's custom_profile_field_types: keyword → {id, name}, named as the reference server does.
@@ -27,4 +26,3 @@ export const FIELD_TYPE_NAMES: Record<keyof typeof FIELD_TYPE, string> = {
   SHORT_TEXT: 'Text (short)', LONG_TEXT: 'Text (long)', SELECT: 'List of options', DATE: 'Date', URL: 'Link', USER: 'Users',
   EXTERNAL_ACCOUNT: 'External account', PRONOUNS: 'Pronouns',
 };
-

@@ -3,7 +3,6 @@ import type { Db } from '../store/db.js';
 import { listRealmEmoji, type RealmEmoji } from '../store/realm-emoji.js';
 import type { Realm } from '../store/realms.js';
 
-
 // GET /realm/emoji and the `realm_emoji` register block: every custom emoji, deactivated ones included, by id.
 export async function realmEmojiState(db: Db, realm: Realm): Promise<Record<string, Record<string, unknown>>> {
   return Object.fromEntries((await listRealmEmoji(db, realm.id)).map((e) => [String(e.id), formatRealmEmoji(e)]));

@@ -19,4 +19,3 @@ export function formatReminder(m: ScheduledMessage): Record<string, unknown> {
     reminder_target_message_id: m.reminderTargetMessageId,
   };
 }
-

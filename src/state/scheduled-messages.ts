@@ -13,4 +13,3 @@ export function formatScheduled(m: ScheduledMessage): Record<string, unknown> {
     failed: m.failed,
   };
 }
-

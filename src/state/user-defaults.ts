@@ -1,5 +1,5 @@
 // The realm_user_settings_defaults register block.
-import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, USER_SETTING_DEFAULTS } from '../state/user-settings.js';
+import { AVAILABLE_NOTIFICATION_SOUNDS, EMOJISET_CHOICES, USER_SETTING_DEFAULTS } from './user-settings.js';
 import type { Db } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import { findUserDefaults } from '../store/user-defaults.js';

@@ -1,5 +1,5 @@
 // The realm_user_groups register block (and GET /user_groups).
-import { GROUP_PERMISSION_SETTINGS } from '../state/realm-data.js';
+import { GROUP_PERMISSION_SETTINGS } from './realm-data.js';
 import type { Db } from '../store/db.js';
 import { systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
@@ -26,4 +26,3 @@ export function formatGroup(g: UserGroup, members: number[], subgroups: number[]
     creator_id: g.creatorId, date_created: g.dateCreated, deactivated: g.deactivated, ...g.settings,
   };
 }
-

@@ -19,7 +19,6 @@ export interface DirectoryOptions {
   avatarOptional?: boolean;
 }
 
-
 export async function userObjects(app: App, db: Db, realm: Realm, viewer: User, users: User[], opts: DirectoryOptions): Promise<Record<string, unknown>[]> {
   const accessible = await accessibleUserIds(db, realm, await systemGroupIds(db, realm.id), viewer);
   // One query for the whole organization when listing many users; just theirs otherwise.
@@ -43,4 +42,3 @@ export async function userObjects(app: App, db: Db, realm: Realm, viewer: User, 
   }
   return out;
 }
-

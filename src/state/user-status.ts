@@ -1,11 +1,10 @@
 // The user_status register block.
-import { userSetting } from '../state/user-settings.js';
+import { userSetting } from './user-settings.js';
 import { Pacer } from '../lib/pace.js';
 import type { Db } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import { listUsers, type User } from '../store/users.js';
 import { accessibleBy, canAccessUser } from '../permissions/users.js';
-
 
 // The register block: every user with a status set whom the viewer may access, keyed by user id.
 export async function userStatusState(db: Db, realm: Realm, viewer: User): Promise<{ user_status: Record<string, Status & { away?: boolean }> }> {
@@ -27,7 +26,6 @@ export interface Status {
   emoji_code?: string;
   reaction_type?: string;
 }
-
 
 // A user's status as register and GET /users/{id}/status show it: only what is set.
 export function statusOf(u: User): Status & { away?: boolean } {
