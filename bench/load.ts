@@ -50,6 +50,12 @@ export async function request(base: string, auth: string, method: string, path: 
   return { status: r.status, body: JSON.parse(r.text) };
 }
 
+// An account's API credentials (the probe and the tasks both send them).
+export interface Credentials {
+  email: string;
+  apiKey: string;
+}
+
 export function basic(email: string, key: string): string {
   return 'Basic ' + Buffer.from(`${email}:${key}`).toString('base64');
 }

@@ -2,8 +2,7 @@
 // wait is recorded, so that the script can tell how long anyone else was kept waiting while it measured; and
 // batches of requests sent at once.
 import http from 'node:http';
-import { basic, now, timedRequest } from './load.js';
-import type { Credentials } from './tasks.js';
+import { basic, type Credentials, now, timedRequest } from './load.js';
 
 interface Probe {
   waits: [t0: number, t1: number][];

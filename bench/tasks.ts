@@ -1,14 +1,11 @@
 // The load itself: tasks that bench/agent.ts runs inside a load process. Times are on the shared monotonic clock
 // (`now` in bench/load.ts), so the calling script can compare them with times taken in other processes.
 import http from 'node:http';
-import { basic, now, timedRequest } from './load.js';
+import { basic, type Credentials, now, timedRequest } from './load.js';
 
 export { batch, probeWaits, startProbe, stopProbe } from './probe.js';
 
-export interface Credentials {
-  email: string;
-  apiKey: string;
-}
+export type { Credentials };
 
 const cpuMs = (since: NodeJS.CpuUsage) => {
   const u = process.cpuUsage(since);

@@ -7,7 +7,7 @@ import { doCreateUser } from './actions/users.js';
 import { doPopulate } from './actions/populate.js';
 import { randomToken } from './lib/secrets.js';
 import { ROLE, type RoleName } from './store/users.js';
-import { ApiError } from './http/errors.js';
+import { ApiError } from './lib/errors.js';
 
 const USAGE = `Usage:
   parlance serve [--host H] [--port P] [--data DIR]

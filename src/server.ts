@@ -10,7 +10,7 @@ import { MemoryRateLimiter, RedisRateLimiter } from './http/rate-limit.js';
 import { connectRedis } from './lib/redis.js';
 import { passwordHasher } from './lib/secrets.js';
 import { allRoutes } from './routes/index.js';
-import { openDatabase, type Database } from './store/db.js';
+import { openDatabase, type Database } from './store/open.js';
 import { EventSystem } from './events/system.js';
 import { postgresNotifier, redisNotifier, type LogNotifier } from './events/notifier.js';
 import { deliverDueScheduled } from './actions/scheduled-messages.js';

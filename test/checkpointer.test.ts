@@ -8,7 +8,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pino from 'pino';
 import { sql } from 'kysely';
-import { openDatabase } from '../src/store/db.js';
+import { openDatabase } from '../src/store/open.js';
 import { FALLBACK_AUTOCHECKPOINT_PAGES } from '../src/store/checkpointer.js';
 import { insertRealm } from '../src/store/realms.js';
 import { freshDatabase } from './helpers/database.js';

@@ -14,7 +14,7 @@ import { setRealmSettings } from './helpers/direct-db.js';
 import { findRealmBySubdomain, updateRealm } from '../src/store/realms.js';
 import { insertUser, ROLE } from '../src/store/users.js';
 import { doCreateRealm } from '../src/actions/realms.js';
-import { ApiError } from '../src/http/errors.js';
+import { ApiError } from '../src/lib/errors.js';
 
 let server: TestServer;
 let host: string; // the organization's host name: bot addresses are made with it

@@ -7,7 +7,6 @@ import { assertError, assertSuccess } from './helpers/assertions.js';
 import { eventually } from './helpers/events.js';
 import { withDb } from './helpers/direct-db.js';
 import { fetchFile, uploaded } from './helpers/uploads.js';
-import { insertDraft } from '../src/store/drafts.js';
 import { insertSnippet, insertView } from '../src/store/snippets-views.js';
 import { insertScheduled } from '../src/store/scheduled-messages.js';
 import { findRealmBySubdomain } from '../src/store/realms.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { assertClientError, assertSuccess } from './helpers/assertions.js';
+import { assertSuccess } from './helpers/assertions.js';
 
 let server: TestServer;
 before(async () => {

@@ -2,7 +2,7 @@
 // processes; only the first caches, as a serving process does.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { openDatabase, type Database } from '../src/store/db.js';
+import { openDatabase, type Database } from '../src/store/open.js';
 import { syncCaches } from '../src/store/cache.js';
 import { readEvents } from '../src/store/events.js';
 import { insertRealm } from '../src/store/realms.js';

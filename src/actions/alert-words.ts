@@ -1,7 +1,7 @@
 // Alert words (§6 alert_words): words or phrases a user wants to be alerted to. A message containing one, as a
 // whole word and without regard to case, carries the has_alert_word flag for that recipient.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { LIMITS } from '../lib/limits.js';
 import { codePointLength } from '../lib/text.js';
 import { WordAutomaton } from '../lib/word-automaton.js';
@@ -14,10 +14,6 @@ import { inTransaction } from './transaction.js';
 
 export async function accessAlertWords(app: App, user: User): Promise<string[]> {
   return listAlertWords(app.db, user.id);
-}
-
-export async function alertWordsState(db: Db, user: User | null) {
-  return { alert_words: user ? await listAlertWords(db, user.id) : [] };
 }
 
 // Surrounding spaces are dropped and empty words ignored, as the reference server does.

@@ -1,7 +1,7 @@
 // A user's uploaded files: listing (GET /attachments), deleting, and the `attachment` events that keep the
 // owner's clients up to date. Only the owner hears of an attachment.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { deleteAttachment, findAttachment, linkedMessages, ownedAttachments, realmUploadSpace, type Attachment, type LinkedMessage } from '../store/attachments.js';
 import type { Db } from '../store/db.js';
 import type { Realm } from '../store/realms.js';

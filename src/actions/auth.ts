@@ -1,6 +1,6 @@
 import type { App } from '../app.js';
 import { realmFakeEmailDomain } from '../format/users.js';
-import { ApiError, AuthenticationFailedError, RateLimitedError } from '../http/errors.js';
+import { ApiError, AuthenticationFailedError, RateLimitedError } from '../lib/errors.js';
 import type { Realm } from '../store/realms.js';
 import { emailKey, findUserForLogin, type User } from '../store/users.js';
 

@@ -4,7 +4,7 @@
 import type { App } from '../app.js';
 import { BOT_TYPE, botServices } from '../format/bots.js';
 import { avatarUrl } from '../format/users.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { isRealmAdmin } from '../permissions/channels.js';
 import { randomToken } from '../lib/secrets.js';
 import { subscriptionsOfUser } from '../store/subscriptions.js';
@@ -13,7 +13,8 @@ import { botSettings, NO_BOT_SETTINGS, saveBotSettings } from '../store/bots.js'
 import type { Tx } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import { findUser, updateUser, type Role, type User } from '../store/users.js';
-import { accessBot, accessBotSecrets, botRecord, channelForBot, checkBotNameAvailable, INTERFACE_TYPES, streamNamer } from './bots.js';
+import { accessBot, accessBotSecrets, botRecord, channelForBot, checkBotNameAvailable, INTERFACE_TYPES } from './bots.js';
+import { streamNamer } from '../state/bots.js';
 import { botAudience, emitWithSecrets, ids, replaceBotKey } from './bot-events.js';
 import { removeSubscribersInTx } from './subscription-changes.js';
 import { checkFullName } from './checks.js';

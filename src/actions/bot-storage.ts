@@ -1,7 +1,7 @@
 // Bot storage (GET/PUT/DELETE /bot_storage): each user's string values under string keys, as the reference
 // server keeps them for stateful bots (any user may use theirs, as there). No events: nobody else sees it.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { codePointLength } from '../lib/text.js';
 import { lockStorage, removeEntries, saveEntries, storageEntries, storageSize, storedSizes } from '../store/bot-storage.js';
 import type { User } from '../store/users.js';

@@ -5,13 +5,13 @@
 import type { App } from '../app.js';
 import { BOT_TYPE, formatBot } from '../format/bots.js';
 import { avatarUrl } from '../format/users.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { hasContentAccess, isRealmAdmin } from '../permissions/channels.js';
 import { botSettings, NO_BOT_SETTINGS, saveBotSettings, type BotSettings } from '../store/bots.js';
 import type { Db, Tx } from '../store/db.js';
 import { systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
-import { findStreamByName, listStreams } from '../store/streams.js';
+import { findStreamByName } from '../store/streams.js';
 import { findSubscription } from '../store/subscriptions.js';
 import { findUser, listUsers, ROLE, type User } from '../store/users.js';
 import { realmFakeEmailDomain } from '../format/users.js';
@@ -25,14 +25,10 @@ import { administersBot, roleNeededFor, seesBotSecrets } from '../permissions/bo
 import { isUrl } from './profile-fields.js';
 import { inTransaction } from './transaction.js';
 import { insertUserInTx, OrganizationAdministratorRequired, OrganizationOwnerRequired } from './users.js';
+import { streamNamer } from '../state/bots.js';
 
 // Outgoing webhook payload formats: the reference server's own (1) and Slack's (2).
 export const INTERFACE_TYPES = [1, 2];
-
-// Embedded bots and incoming-webhook integrations are not offered, so their register lists are empty and no
-// integration name is valid.
-export const EMBEDDED_BOTS: { name: string; config: Record<string, string> }[] = [];
-export const INCOMING_WEBHOOK_INTEGRATIONS: Record<string, unknown>[] = [];
 
 async function allowedBotTypes(db: Db, realm: Realm, user: User): Promise<number[]> {
   if (isRealmAdmin(user)) return [BOT_TYPE.generic, BOT_TYPE.incomingWebhook, BOT_TYPE.outgoingWebhook];
@@ -51,11 +47,6 @@ export async function channelForBot(tx: Tx, realm: Realm, user: User, name: stri
   const sub = stream && (await findSubscription(tx, user.id, stream.id));
   if (!stream || !hasContentAccess(await viewerOf(tx, user), stream, sub)) throw new ApiError(`Invalid channel name '${name}'`);
   return stream.id;
-}
-
-export async function streamNamer(db: Db, realm: Realm) {
-  const names = new Map((await listStreams(db, realm.id)).map((s) => [s.id, s.name]));
-  return (id: number | null) => (id === null ? null : (names.get(id) ?? null));
 }
 
 // The bot's record, with or without its secrets.
@@ -174,13 +165,3 @@ export async function accessOwnBots(app: App, realm: Realm, user: User) {
     };
   });
 }
-
-// The realm_bot register blocks: administrators see every bot of the organization, others their own; the
-// secrets of those whose role is above the viewer's are blank.
-export async function realmBotsState(db: Db, realm: Realm, user: User | null) {
-  const bots = user ? (await listUsers(db, realm.id)).filter((u) => u.isBot && u.botOwnerId !== null && administersBot(user, u)) : [];
-  const settings = await botSettings(db, bots.map((b) => b.id));
-  const name = await streamNamer(db, realm);
-  return { realm_bots: bots.map((b) => formatBot(b, settings.get(b.id) ?? NO_BOT_SETTINGS, name, seesBotSecrets(user!, b))) };
-}
-

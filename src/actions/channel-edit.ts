@@ -2,7 +2,7 @@
 // and who hears of each change — including the users who start or stop knowing of the channel because of it.
 import type { App } from '../app.js';
 import { formatStream } from '../format/channels.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { renderMarkdown } from '../markdown/render.js';
 import { canAdminister, hasContentAccess, hasMetadataAccess, isGuest, isRealmAdmin, SETTINGS_NEEDING_CONTENT_ACCESS, type Viewer } from '../permissions/channels.js';
 import { checkExpected, checkGroupSetting, sameValue } from '../permissions/group-settings.js';
@@ -28,6 +28,9 @@ import {
   accessChangedText, descriptionChangedText, postingPermissionsChangedText, renamedText, retentionChangedText, topicsPolicyChangedText,
 } from './channel-notices.js';
 import { postChannelEventsNotice, type NoticeContext } from './notifications.js';
+
+// The channel settings that are group settings: routes declare one parameter for each.
+export { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting } from '../store/streams.js';
 
 export type GroupSettingUpdate = { new: unknown; old?: unknown };
 

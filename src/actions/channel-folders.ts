@@ -1,11 +1,10 @@
 // Channel folders (feature level 389): administrators create and edit them; everyone may list them.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { invalidCharacterPosition } from '../lib/text.js';
 import { renderMarkdown } from '../markdown/render.js';
 import {
-  channelFolderInUse, findChannelFolder, findChannelFolderByName, insertChannelFolder, listChannelFolders, updateChannelFolder,
-  setChannelFolderOrder, webPublicFolderIds, type ChannelFolder,
+  channelFolderInUse, findChannelFolder, findChannelFolderByName, insertChannelFolder, listChannelFolders, updateChannelFolder, setChannelFolderOrder, type ChannelFolder,
 } from '../store/channel-folders.js';
 import type { Db } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
@@ -13,19 +12,7 @@ import { isUniqueViolation } from '../store/tx.js';
 import type { User } from '../store/users.js';
 import { checkAdministrator } from './users.js';
 import { inTransaction } from './transaction.js';
-
-export function formatChannelFolder(f: ChannelFolder): Record<string, unknown> {
-  return {
-    id: f.id,
-    name: f.name,
-    description: f.description,
-    rendered_description: f.renderedDescription,
-    creator_id: f.creatorId,
-    date_created: f.dateCreated,
-    is_archived: f.isArchived,
-    order: f.order,
-  };
-}
+import { formatChannelFolder } from '../state/channel-folders.js';
 
 const nameInUse = () => new ApiError('Channel folder name already in use');
 
@@ -106,14 +93,6 @@ export async function doUpdateChannelFolder(
 
 export async function accessChannelFolders(app: App, realm: Realm, includeArchived: boolean): Promise<Record<string, unknown>[]> {
   return (await listChannelFolders(app.db, realm.id, { includeArchived })).map(formatChannelFolder);
-}
-
-// Register block: every folder, archived ones included, for users; folders of web-public channels for spectators.
-export async function channelFoldersState(db: Db, realm: Realm, user: User | null): Promise<Record<string, unknown>> {
-  const folders = user
-    ? await listChannelFolders(db, realm.id, { includeArchived: true })
-    : await listChannelFolders(db, realm.id, { includeArchived: true, ids: await webPublicFolderIds(db, realm.id) });
-  return { channel_folders: folders.map(formatChannelFolder) };
 }
 
 // PATCH /channel_folders (feature level 414): the order of every folder of the organization, archived ones too.

@@ -1,5 +1,5 @@
 // Loading channels with permission checks, validating channel fields, and creating channels.
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { codePointLength, invalidCharacterPosition } from '../lib/text.js';
 import { renderMarkdown } from '../markdown/render.js';
 import { checkGroupSetting, defaultValue, sameValue } from '../permissions/group-settings.js';

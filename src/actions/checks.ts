@@ -1,7 +1,8 @@
-// Validation shared by the actions that create or rename people and organizations.
-import { ApiError } from '../http/errors.js';
+// Validation shared by the actions that create or rename people and organizations, and the role checks.
+import { ApiError } from '../lib/errors.js';
 import { codePointLength, invalidCharacterPosition } from '../lib/text.js';
 import { isGuest } from '../permissions/channels.js';
+import { ROLE, type User } from '../store/users.js';
 
 export const MAX_NAME_LENGTH = 100;
 export const MIN_NAME_LENGTH = 2;
@@ -74,4 +75,24 @@ export function checkNotGuest(user: { role: number }): void {
 export function checkMemberOrAdmin(user: { isBot: boolean; role: number }): void {
   checkNotGuest(user);
   checkHuman(user);
+}
+
+export class OrganizationAdministratorRequired extends ApiError {
+  constructor() {
+    super('Must be an organization administrator', 'UNAUTHORIZED_PRINCIPAL', 400);
+  }
+}
+
+export function checkAdministrator(user: User): void {
+  if (user.role > ROLE.administrator) throw new OrganizationAdministratorRequired();
+}
+
+export class OrganizationOwnerRequired extends ApiError {
+  constructor() {
+    super('Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL', 400);
+  }
+}
+
+export function checkOwner(user: User): void {
+  if (user.role !== ROLE.owner) throw new OrganizationOwnerRequired();
 }

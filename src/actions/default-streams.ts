@@ -2,8 +2,7 @@
 // administrators set up for new users to pick from; the default_streams and default_stream_groups events go
 // to every active user but guests, as on the reference server.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
-import { formatStream } from '../format/channels.js';
+import { ApiError } from '../lib/errors.js';
 import { hasContentAccess, isGuest } from '../permissions/channels.js';
 import type { Db, Tx } from '../store/db.js';
 import {
@@ -12,14 +11,14 @@ import {
 } from '../store/default-stream-groups.js';
 import { systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
-import { listDefaultStreamIds, listStreams, setDefaultStream, type Stream } from '../store/streams.js';
-import { subscriberIds } from '../store/subscriptions.js';
+import { listDefaultStreamIds, setDefaultStream, type Stream } from '../store/streams.js';
 import { listUsers, type User } from '../store/users.js';
 import { emitDefaultStreams } from './channel-edit.js';
 import { accessChannelById, accessChannelByName, viewerOf } from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { isUniqueViolation } from '../store/tx.js';
 import { checkAdministrator } from './users.js';
+import { defaultStreamGroupsState } from '../state/default-streams.js';
 
 // The reference's DefaultStreamGroup.MAX_NAME_LENGTH.
 export const MAX_GROUP_NAME_LENGTH = 60;
@@ -49,21 +48,6 @@ export async function doRemoveDefaultStream(app: App, realm: Realm, user: User, 
     await setDefaultStream(tx, realm.id, stream.id, false);
     await emitDefaultStreams(tx, realm, emit, await systemGroupIds(tx, realm.id));
   });
-}
-
-// The groups as register and events show them, archived channels left out.
-export async function defaultStreamGroupsState(db: Db, realm: Realm): Promise<Record<string, unknown>[]> {
-  const groups = await listDefaultStreamGroups(db, realm.id);
-  if (!groups.length) return [];
-  const streams = new Map((await listStreams(db, realm.id)).filter((s) => !s.isArchived).map((s) => [s.id, s]));
-  const counts = await subscriberIds(db, [...new Set(groups.flatMap((g) => g.streamIds))].filter((id) => streams.has(id)));
-  const systemGroups = await systemGroupIds(db, realm.id);
-  return groups.map((g) => ({
-    name: g.name,
-    id: g.id,
-    description: g.description,
-    streams: g.streamIds.filter((id) => streams.has(id)).map((id) => formatStream(streams.get(id)!, { systemGroups, subscriberCount: counts.get(id)?.length ?? 0 })),
-  }));
 }
 
 async function notifyGroups(tx: Tx, emit: Emit, realm: Realm): Promise<void> {

@@ -5,17 +5,17 @@
 // are kept (and sent once one is) and the fact is logged.
 import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
-import { ApiError, MissingArgumentError } from '../http/errors.js';
+import { ApiError, MissingArgumentError } from '../lib/errors.js';
 import { bouncerOf, BouncerError, sendToBouncer } from '../lib/bouncer.js';
 import { realmUuid } from '../state/realm.js';
-import type { Db } from '../store/db.js';
 import {
-  addPushToken, countDevices, deleteDevice, findDevice, insertDevice, listDevices, pendingRegistrations, removePushToken, TOKEN_KIND, updateDevice, type Device,
+  addPushToken, countDevices, deleteDevice, findDevice, insertDevice, pendingRegistrations, removePushToken, TOKEN_KIND, updateDevice, type Device,
 } from '../store/devices.js';
 import { findRealm } from '../store/realms.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
 import { inTransaction, type Emit } from './transaction.js';
+import type { deviceState } from '../state/devices.js';
 
 // Devices one user may hold (each login of the app registers one; logging out removes it).
 export const MAX_DEVICES_PER_USER = 100;
@@ -23,22 +23,6 @@ export const MAX_DEVICES_PER_USER = 100;
 const PUSH_KEY_SECRETBOX = 0x31;
 
 const invalidDevice = () => new ApiError('Invalid device ID');
-
-// The register block and events show a device by these fields.
-function deviceState(d: Device) {
-  return {
-    push_key_id: d.push_key_id,
-    push_token_id: d.push_token_id,
-    pending_push_token_id: d.pending_push_token_id,
-    push_token_last_updated_timestamp: d.push_token_last_updated,
-    push_registration_error_code: d.push_registration_error_code,
-  };
-}
-
-export async function devicesState(db: Db, user: User | null): Promise<{ devices: Record<string, unknown> }> {
-  if (!user) return { devices: {} };
-  return { devices: Object.fromEntries((await listDevices(db, user.id)).map((d) => [String(d.id), deviceState(d)])) };
-}
 
 function emitUpdate(emit: Emit, realmId: number, userId: number, deviceId: number, changes: Partial<ReturnType<typeof deviceState>>) {
   if (Object.keys(changes).length) emit(realmId, { type: 'device', op: 'update', device_id: deviceId, ...changes }, [userId]);

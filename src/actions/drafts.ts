@@ -1,7 +1,7 @@
 // Drafts (§2.5, §4.15, §4.16): stored only while the user synchronises drafts; every change is announced to
 // the user's other clients.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { hasContentAccess } from '../permissions/channels.js';
 import { userSettings } from '../state/user-settings.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';

@@ -2,7 +2,7 @@
 // sign-up page (/join/<key>/, as reusable links have), queued with the invitation and sent by the mail worker.
 import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { escapeHtml } from '../lib/text.js';
 import { addressKey } from '../lib/identity.js';
 import { LIMITS, tooMany } from '../lib/limits.js';

@@ -5,7 +5,7 @@
 // as uploads.
 import sharp from 'sharp';
 import type { App } from '../app.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../lib/errors.js';
 import { guardedFetch, parseAllowList, type AllowList } from '../lib/guarded-fetch.js';
 import { realmSettings } from '../state/realm.js';
 import type { Realm } from '../store/realms.js';

@@ -3,7 +3,7 @@
 // own bots) goes through checkAddressAvailable; rows that collided before it existed are listed at start-up.
 import type { App } from '../app.js';
 import { realmFakeEmailDomain } from '../format/users.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { addressKey, isPlaceholderAddress, PLACEHOLDER_DOMAIN, SYSTEM_BOTS, systemBotAddressed, textKey, type SystemBotRole } from '../lib/identity.js';
 import type { Db, Tx } from '../store/db.js';
 import { listRealms, lockRealm, type Realm } from '../store/realms.js';

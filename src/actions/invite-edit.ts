@@ -2,7 +2,7 @@
 // default channels, the welcome text), by whoever may revoke it, under the rules that apply to making one.
 import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { isRealmAdmin } from '../permissions/channels.js';
 import { systemGroupIds } from '../store/groups.js';
 import { updateInvite } from '../store/invites.js';

@@ -3,7 +3,7 @@
 // list again. Joining through a link is in signup.ts.
 import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { randomToken } from '../lib/secrets.js';
 import { canAddSubscribers, isRealmAdmin, type Viewer } from '../permissions/channels.js';
 import type { Db, Tx } from '../store/db.js';

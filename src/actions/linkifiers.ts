@@ -1,30 +1,17 @@
 // Linkifiers: administrators add, edit, remove and reorder them; everyone may list them. Also what message
 // rendering needs from the organization beyond mentions: its linkifiers and its custom emoji.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
-import { UriTemplate } from '../lib/uri-template.js';
+import { ApiError } from '../lib/errors.js';
 import { compileLinkifiers, linkifierProblem } from '../markdown/linkifiers.js';
 import { mayNameEmoji, renderTopicLinks, type RenderContext } from '../markdown/message.js';
 import type { Db, Tx } from '../store/db.js';
-import { deleteLinkifier, insertLinkifier, listLinkifiers, setLinkifierPositions, updateLinkifier, type Linkifier } from '../store/linkifiers.js';
+import { deleteLinkifier, insertLinkifier, listLinkifiers, setLinkifierPositions, updateLinkifier } from '../store/linkifiers.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
 import { customEmojiTargets } from './realm-emoji.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { checkAdministrator } from './users.js';
-
-export const formatLinkifier = (l: Linkifier) => ({ pattern: l.pattern, url_template: l.urlTemplate, id: l.id });
-
-// The format before URL templates (feature level 176): [pattern, "%(name)s" URL format, id].
-export const legacyLinkifier = (l: Linkifier) => [l.pattern, UriTemplate.parse(l.urlTemplate)?.legacyFormat() ?? l.urlTemplate, l.id];
-
-// Clients that did not declare linkifier_url_template cannot read templates: they get an empty
-// `realm_linkifiers` and, instead, the legacy `realm_filters`.
-export async function linkifierState(db: Db, realm: Realm, capabilities: Record<string, boolean>, legacy: boolean): Promise<Record<string, unknown>> {
-  const modern = !!capabilities.linkifier_url_template;
-  if (legacy) return { realm_filters: modern ? [] : (await listLinkifiers(db, realm.id)).map(legacyLinkifier) };
-  return { realm_linkifiers: modern ? (await listLinkifiers(db, realm.id)).map(formatLinkifier) : [] };
-}
+import { formatLinkifier, legacyLinkifier } from '../state/linkifiers.js';
 
 // The organization's part of a message's rendering context; custom emoji are read only when the content may
 // name one.

@@ -2,7 +2,7 @@
 // (/mark_stream_as_read) or a topic's (/mark_topic_as_read). Newest first, in batches of their own transactions,
 // so that a user with a great many unread messages makes progress and no request holds the database long.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { hasContentAccess } from '../permissions/channels.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../state/realm-data.js';
 import { holdsTopic, newestUnread, type ReadScope } from '../store/mark-read.js';

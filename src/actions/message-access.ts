@@ -1,7 +1,7 @@
 // Loading a message by id for the caller, through the one rule of src/permissions/messages.ts: every endpoint
 // that names a message (fetch, edit history, edits and moves, deletion, reactions, flags on messages one holds no
 // row for, reminders, reports, edit typing notices, uploads linked from it) calls accessMessage.
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { canAccessMessage } from '../permissions/messages.js';
 import type { Db } from '../store/db.js';
 import { groupsOfUser } from '../store/groups.js';

@@ -1,7 +1,7 @@
 // DELETE /messages/{message_id}: permanently deleting a message, under the organization's and the channel's
 // deletion settings.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { inGroupSetting, type Viewer } from '../permissions/channels.js';
 import { realmSettings } from '../state/realm.js';
 import type { Tx } from '../store/db.js';

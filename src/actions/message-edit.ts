@@ -2,7 +2,7 @@
 // another topic or channel, with the edit history, flags, rows and events that follow.
 import crypto from 'node:crypto';
 import type { App } from '../app.js';
-import { ApiError, InvalidArgumentError } from '../http/errors.js';
+import { ApiError, InvalidArgumentError } from '../lib/errors.js';
 import { renderMessage } from '../markdown/message.js';
 import { inGroupSetting, type Viewer } from '../permissions/channels.js';
 import { realmSettings } from '../state/realm.js';

@@ -1,6 +1,6 @@
 // GET /messages/{message_id}/history (§4.19): the stored edit history (most recent first, changed fields
 // only) expanded into snapshots of the message after each edit, oldest first.
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { highlightHtmlDifferences } from '../lib/html-diff.js';
 import { displayTopic, isMove } from '../format/messages.js';
 import { realmSettings } from '../state/realm.js';

@@ -17,7 +17,8 @@ import { RESOLVED_TOPIC_PREFIX, visibleTopicMessages, type MoveRequest } from '.
 import { postNotice, type NoticeContext } from './notifications.js';
 import { findNotificationBot } from './system-bots.js';
 import type { Emit } from './transaction.js';
-import { setTopicPolicyInTx, VISIBILITY_POLICY } from './user-topics.js';
+import { setTopicPolicyInTx } from './user-topics.js';
+import { VISIBILITY_POLICY } from '../state/user-topics.js';
 
 const { inherit: INHERIT, muted: MUTED, unmuted: UNMUTED, followed: FOLLOWED } = VISIBILITY_POLICY;
 

@@ -1,6 +1,6 @@
 // Moving messages to another topic or channel: who may, within which time limits, which messages a
 // propagate_mode takes along, and what happens to recipients' rows when the channel changes.
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { canAdminister, hasContentAccess, inGroupSetting, isRealmAdmin, type Viewer } from '../permissions/channels.js';
 import { realmSettings } from '../state/realm.js';
 import type { Db, Tx } from '../store/db.js';

@@ -1,7 +1,7 @@
 // POST /messages/{message_id}/report (§4.18): the Notification Bot posts the report to the organization's
 // moderation request channel, in a topic named after the reported user.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { directMessageUrl, fenceFor, truncated } from '../format/quote.js';
 import { realmSettings } from '../state/realm.js';
 import { REPORT_MESSAGE_TYPES, SERVER_LIMITS } from '../state/realm-data.js';

@@ -1,7 +1,7 @@
 // Reading messages: narrows resolved against the caller's access, the anchor window, single messages.
 import type { App } from '../app.js';
 import { mapInSlices } from '../lib/pace.js';
-import { ApiError, MissingArgumentError } from '../http/errors.js';
+import { ApiError, MissingArgumentError } from '../lib/errors.js';
 import { hasContentAccess, hasMetadataAccess, isGuest, type Viewer } from '../permissions/channels.js';
 import type { Db } from '../store/db.js';
 import { groupsOfUser } from '../store/groups.js';

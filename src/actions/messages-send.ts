@@ -1,6 +1,6 @@
 // Sending a message to a channel topic or a direct-message conversation.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { invalidCharacterPosition } from '../lib/text.js';
 import { mentionCandidates, renderMessage, renderTopicLinks, type RenderContext, type Rendered } from '../markdown/message.js';
 import { hasMetadataAccess, inGroupSetting, isGuest, type Viewer } from '../permissions/channels.js';

@@ -1,10 +1,10 @@
 // Muting a user (POST/DELETE /users/me/muted_users/{id}): their messages arrive already read, and their typing
 // and notifications do not reach the muter. Bots and deactivated users may be muted, as on the reference server.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
-import type { Db, Tx } from '../store/db.js';
+import { ApiError } from '../lib/errors.js';
+import type { Tx } from '../store/db.js';
 import { changeFlag, FLAG_BITS } from '../store/messages.js';
-import { addMute, listMutes, removeMute, unreadFrom, type Mute } from '../store/muted-users.js';
+import { addMute, listMutes, removeMute, unreadFrom } from '../store/muted-users.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
 import { inTransaction, type Emit } from './transaction.js';
@@ -40,8 +40,4 @@ export async function doUnmuteUser(app: App, realm: Realm, user: User, targetId:
     if (!(await removeMute(tx, user.id, target.id))) throw new ApiError('User is not muted');
     await notify(tx, emit, realm, user);
   });
-}
-
-export async function mutedUsersState(db: Db, user: User | null): Promise<{ muted_users: Mute[] }> {
-  return { muted_users: user ? await listMutes(db, user.id) : [] };
 }

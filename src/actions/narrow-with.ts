@@ -1,7 +1,7 @@
 // The `with` narrow operator (feature level 271): a message id standing for the conversation that message is in
 // now, wherever it moved. It is replaced by that conversation's channel and topic, or its direct-message members,
 // as the reference server's update_narrow_terms_containing_with_operator does.
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import type { Db } from '../store/db.js';
 import { dmMembers } from '../store/messages.js';
 import type { Realm } from '../store/realms.js';

@@ -2,7 +2,7 @@
 // alert words, scheduled messages and reminders waiting to be sent. The reference server bounds none of these
 // counts; without a bound one member could fill the database a request at a time. The count is read in the
 // transaction that adds, so concurrent requests may overshoot by a few, never without bound.
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 
 export const PER_USER_LIMIT = 1000;
 

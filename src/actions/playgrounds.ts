@@ -1,9 +1,9 @@
 // Code playgrounds (POST /realm/playgrounds, DELETE /realm/playgrounds/{id}): where a code block of a language
 // can be opened, by a URL template with one variable, `code`. Administrators manage them; everyone is told.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { UriTemplate } from '../lib/uri-template.js';
-import type { Db, Tx } from '../store/db.js';
+import type { Tx } from '../store/db.js';
 import { deletePlayground, insertPlayground, listPlaygrounds, type Playground } from '../store/playgrounds.js';
 import type { Realm } from '../store/realms.js';
 import { isUniqueViolation } from '../store/tx.js';
@@ -16,10 +16,6 @@ const MAX_NAME = 64;
 const MAX_LANGUAGE = 40;
 const MAX_TEMPLATE = 1024;
 const LANGUAGE = /^[ a-zA-Z0-9_+\-./#]*$/;
-
-export async function playgroundsState(db: Db, realm: Realm): Promise<{ realm_playgrounds: Playground[] }> {
-  return { realm_playgrounds: await listPlaygrounds(db, realm.id) };
-}
 
 async function notify(tx: Tx, emit: Emit, realm: Realm): Promise<void> {
   emit(realm.id, { type: 'realm_playgrounds', realm_playgrounds: await listPlaygrounds(tx, realm.id) }, null);

@@ -3,67 +3,24 @@
 // presence sequence, so clients fetch only what changed since the id they last saw. A user with presence_enabled
 // off (invisible) stops updating and looks as if last seen a while before going invisible.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
-import { JsonText } from '../lib/json-text.js';
-import { SERVER_LIMITS } from '../state/realm-data.js';
+import { ApiError } from '../lib/errors.js';
 import { userSetting } from '../state/user-settings.js';
-import type { Db, Tx } from '../store/db.js';
-import { findPresence, presenceSince, savePresence, savePresenceAlone, type Presence, type PresenceRow } from '../store/presence.js';
+import type { Tx } from '../store/db.js';
+import { findPresence, savePresence, savePresenceAlone, type Presence } from '../store/presence.js';
 import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
 import { checkHuman } from './checks.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { accessUser } from './users.js';
 import { accessibleBy, audienceOf } from '../permissions/users.js';
+import {
+  keep, type Kept, keptOf, type KeptRow, legacyPresence, modernPresence, OFFLINE_THRESHOLD, presenceAnswer, presenceData, refreshKept,
+} from '../state/presence.js';
 
-const OFFLINE_THRESHOLD = SERVER_LIMITS.server_presence_offline_threshold_seconds;
 // Pings closer together than this change nothing worth storing.
 const MIN_UPDATE_INTERVAL = 50;
 // How long before going invisible a user appears last seen: old enough for every client to show them offline.
 const INVISIBLE_BACKDATE = OFFLINE_THRESHOLD + 120;
-
-export function modernPresence(p: Presence) {
-  return { active_timestamp: p.lastActiveTime ?? 0, idle_timestamp: p.lastConnectedTime };
-}
-
-export function legacyPresence(p: Presence) {
-  const active = p.lastActiveTime !== null && p.lastActiveTime >= p.lastConnectedTime - OFFLINE_THRESHOLD;
-  const website = { client: 'website', status: active ? 'active' : 'idle', timestamp: active ? p.lastActiveTime! : p.lastConnectedTime, pushable: false };
-  return { aggregated: { client: website.client, status: website.status, timestamp: website.timestamp }, website };
-}
-
-// Each process keeps the presence rows it has read, per organization, and reads only those changed since: every
-// change of what a row shows takes a new update id (touchPresence), so the kept rows stay true to the database,
-// whichever process wrote. A row is only replaced by a newer one, so concurrent refreshes cannot go back in time.
-// Kept rows also keep their entries of an answer in each format, as JSON, which depend on nothing else: an answer
-// often holds hundreds of them.
-type KeptRow = PresenceRow & { modern?: string; legacy?: string };
-type Kept = { seq: number; rows: Map<number, KeptRow> };
-const kept = new WeakMap<Db, Map<number, Kept>>();
-
-// Keeps a row unless the one kept is as new. Every kept row has the same shape: answers loop over thousands.
-function keep(c: Kept, r: PresenceRow): void {
-  if (r.lastUpdateId <= (c.rows.get(r.userId)?.lastUpdateId ?? 0)) return;
-  const { userId, lastActiveTime, lastConnectedTime, lastUpdateId, email, visible } = r;
-  c.rows.set(userId, { userId, lastActiveTime, lastConnectedTime, lastUpdateId, email, visible, modern: undefined, legacy: undefined });
-}
-
-function keptOf(db: Db, realmId: number): Kept {
-  let realms = kept.get(db);
-  if (!realms) kept.set(db, (realms = new Map()));
-  let c = realms.get(realmId);
-  if (!c) realms.set(realmId, (c = { seq: 0, rows: new Map() }));
-  return c;
-}
-
-// Brings the kept rows up to date with one statement; returns the sequence position they are now true to.
-async function refreshKept(db: Db, realmId: number): Promise<number> {
-  const c = keptOf(db, realmId);
-  const { lastUpdateId, rows } = await presenceSince(db, realmId, c.seq);
-  for (const r of rows) keep(c, r);
-  c.seq = Math.max(c.seq, lastUpdateId);
-  return lastUpdateId;
-}
 
 // After this process stored `stored` (committed) over `old`, read when the kept rows were true to `seq`: when the
 // id it took is the next one, nothing else changed in between (ids are taken one by one under the sequence's lock)
@@ -74,39 +31,6 @@ function keepStored(c: Kept, seq: number, old: KeptRow, stored: Presence): numbe
   keep(c, { ...stored, email: old.email, visible: old.visible });
   c.seq = Math.max(c.seq, stored.lastUpdateId);
   return stored.lastUpdateId;
-}
-
-// `accessible`: the users the viewer may access (null: everyone), as accessibleBy tells.
-type DataOptions = { lastUpdateId?: number; historyLimitDays: number; modern: boolean; accessible: Set<number> | null };
-
-// Presence of the organization's active human users, changed since an id or seen within the history limit, from
-// rows true to sequence position `seq`.
-function presenceAnswer(rows: Iterable<KeptRow>, seq: number, opts: DataOptions) {
-  const now = Math.floor(Date.now() / 1000);
-  const after = opts.lastUpdateId !== undefined && opts.lastUpdateId > 0 ? opts.lastUpdateId : undefined;
-  const since = now - opts.historyLimitDays * 86400;
-  const entries: string[] = [];
-  for (const p of rows) {
-    if (!p.visible || (after !== undefined ? p.lastUpdateId <= after : p.lastConnectedTime < since)) continue;
-    if (opts.accessible && !opts.accessible.has(p.userId)) continue;
-    entries.push(opts.modern ? (p.modern ??= `"${p.userId}":${JSON.stringify(modernPresence(p))}`) : (p.legacy ??= `${JSON.stringify(p.email)}:${JSON.stringify(legacyPresence(p))}`));
-  }
-  return {
-    presences: new JsonText(`{${entries.join(',')}}`),
-    presence_last_update_id: seq === 0 ? Math.max(-1, opts.lastUpdateId ?? -1) : Math.max(seq, opts.lastUpdateId ?? -1),
-    server_timestamp: Date.now() / 1000,
-  };
-}
-
-// `keep` uses the process's kept rows; a register snapshot (a transaction) reads its own.
-export async function presenceData(db: Db, realm: Realm, opts: DataOptions & { keep?: boolean }) {
-  if (opts.keep) {
-    const seq = await refreshKept(db, realm.id);
-    return presenceAnswer(keptOf(db, realm.id).rows.values(), seq, opts);
-  }
-  const after = opts.lastUpdateId !== undefined && opts.lastUpdateId > 0 ? opts.lastUpdateId : 0;
-  const { lastUpdateId, rows } = await presenceSince(db, realm.id, after);
-  return presenceAnswer(rows, lastUpdateId, opts);
 }
 
 type Change = { lastConnectedTime: number; lastActiveTime: number | null; announce: boolean };

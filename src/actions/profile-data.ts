@@ -1,7 +1,7 @@
 // Users' values of the organization's custom profile fields: each user edits their own (when the field is
 // editable by users), administrators anyone's. Every change is a realm_user custom_profile_field update.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { codePointLength } from '../lib/text.js';
 import { renderMarkdown } from '../markdown/render.js';
 import type { Tx } from '../store/db.js';
@@ -9,7 +9,8 @@ import { deleteProfileValue, findProfileValue, saveProfileValue, type ProfileFie
 import type { Realm } from '../store/realms.js';
 import { findUsers, ROLE, type User } from '../store/users.js';
 import { checkHuman } from './checks.js';
-import { accessProfileField, FIELD_TYPE, isUrl } from './profile-fields.js';
+import { accessProfileField, isUrl } from './profile-fields.js';
+import { FIELD_TYPE } from '../state/profile-fields.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { emitPersonUpdate } from './user-events.js';
 import { checkAdministrator } from './users.js';

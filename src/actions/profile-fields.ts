@@ -1,7 +1,7 @@
 // Custom profile fields of an organization: administrators define them (types of the reference server, §6),
 // everyone receives the whole list in a custom_profile_fields event whenever it changes.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { LIMITS } from '../lib/limits.js';
 import { codePointLength } from '../lib/text.js';
 import { DEFAULT_EXTERNAL_ACCOUNTS } from '../state/realm-data.js';
@@ -16,34 +16,11 @@ import { findUsers, type User } from '../store/users.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { emitPersonUpdate } from './user-events.js';
 import { checkAdministrator } from './users.js';
-
-export const FIELD_TYPE = { SHORT_TEXT: 1, LONG_TEXT: 2, SELECT: 3, DATE: 4, URL: 5, USER: 6, EXTERNAL_ACCOUNT: 7, PRONOUNS: 8 } as const;
-
-// The register block's custom_profile_field_types: keyword → {id, name}, named as the reference server does.
-const FIELD_TYPE_NAMES: Record<keyof typeof FIELD_TYPE, string> = {
-  SHORT_TEXT: 'Text (short)', LONG_TEXT: 'Text (long)', SELECT: 'List of options', DATE: 'Date', URL: 'Link', USER: 'Users',
-  EXTERNAL_ACCOUNT: 'External account', PRONOUNS: 'Pronouns',
-};
+import { FIELD_TYPE, formatProfileField } from '../state/profile-fields.js';
 
 const NAME_MAX_LENGTH = 40;
 const HINT_MAX_LENGTH = 80;
 const MAX_SUMMARY_FIELDS = 2;
-
-function formatProfileField(f: ProfileField): Record<string, unknown> {
-  return {
-    id: f.id, name: f.name, type: f.type, hint: f.hint, field_data: f.fieldData, order: f.order, required: f.required,
-    editable_by_user: f.editableByUser, ...(f.displayInProfileSummary ? { display_in_profile_summary: true } : {}),
-  };
-}
-
-export async function profileFieldsState(db: Db, realm: Realm) {
-  return {
-    custom_profile_fields: (await listProfileFields(db, realm.id)).map(formatProfileField),
-    custom_profile_field_types: Object.fromEntries(
-      Object.entries(FIELD_TYPE).map(([key, id]) => [key, { id, name: FIELD_TYPE_NAMES[key as keyof typeof FIELD_TYPE] }]),
-    ),
-  };
-}
 
 export async function accessProfileFields(app: App, realm: Realm) {
   return (await listProfileFields(app.db, realm.id)).map(formatProfileField);

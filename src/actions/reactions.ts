@@ -1,7 +1,7 @@
 // Emoji reactions on messages (§4.21): anyone who may access a message may react to it, except in an archived
 // channel; each change goes to everyone who may access it (message-audience.ts).
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { checkEmoji, EXTRA_EMOJI, reactionType, resolveEmoji, type CustomEmoji, type ReactionType } from '../emoji/index.js';
 import type { Db, Tx } from '../store/db.js';
 import { addHistoricalRows, FLAG_BITS } from '../store/messages.js';

@@ -2,7 +2,7 @@
 // sender, deactivated users, users who turned send_read_receipts off, users who muted the caller (who could
 // otherwise infer it) or whom the caller muted, and users the caller may not access.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { accessibleBy, canAccessUser } from '../permissions/users.js';
 import { realmSettings } from '../state/realm.js';
 import { userSetting } from '../state/user-settings.js';

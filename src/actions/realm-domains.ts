@@ -2,7 +2,7 @@
 // events to everyone. Owners edit the list, as they alone change emails_restricted_to_domains (the reference
 // server's require_realm_owner); everyone may read it.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { realmSettings } from '../state/realm.js';
 import type { Db } from '../store/db.js';
 import { findRealm, lockRealm, updateRealm, type Realm } from '../store/realms.js';
@@ -10,7 +10,7 @@ import { deleteRealmDomain, insertRealmDomain, listRealmDomains, updateRealmDoma
 import { isUniqueViolation } from '../store/tx.js';
 import type { User } from '../store/users.js';
 import { inTransaction } from './transaction.js';
-import { checkOwner } from './users.js';
+import { checkOwner } from './checks.js';
 
 function domainProblem(domain: string): string | null {
   if (!domain) return "Domain can't be empty.";

@@ -5,39 +5,28 @@
 // disk), and messages or reactions that showed it show a broken image from then on.
 import crypto from 'node:crypto';
 import type { App } from '../app.js';
-import { ApiError, NotFoundError } from '../http/errors.js';
-import type { UploadedFile } from '../http/request-values.js';
+import { ApiError, NotFoundError } from '../lib/errors.js';
+import type { UploadedFile } from '../lib/uploaded-file.js';
 import { checkCustomEmojiName, unicodeCodeForName } from '../emoji/index.js';
 import { imageKind } from '../emoji/image.js';
 import type { CustomEmojiTarget } from '../markdown/emoji.js';
 import { isRealmAdmin } from '../permissions/channels.js';
 import type { Db } from '../store/db.js';
 import { groupsOfUser, systemGroupIds } from '../store/groups.js';
-import { activeRealmEmojiByName, deactivateRealmEmoji, insertRealmEmoji, listRealmEmoji, type RealmEmoji } from '../store/realm-emoji.js';
+import { activeRealmEmojiByName, deactivateRealmEmoji, insertRealmEmoji, listRealmEmoji } from '../store/realm-emoji.js';
 import type { Realm } from '../store/realms.js';
 import { isUniqueViolation } from '../store/tx.js';
 import type { User } from '../store/users.js';
 import { holdsRealmSetting } from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { chargeUploadVolume, checkQuotaBefore, checkQuotaInTx } from './upload-space.js';
+import { formatRealmEmoji, realmEmojiState, sourceUrl } from '../state/realm-emoji.js';
 
 export const MAX_EMOJI_FILE_SIZE_MIB = 5;
 // Stored names are random, so one organization's emoji cannot be found by counting through another's.
 export const EMOJI_FILE_NAME = /^[0-9a-f]{16}\.(png|gif|jpg|webp)$/;
 
 const emojiKey = (realmId: number, fileName: string) => `emoji/${realmId}/${fileName}`;
-const sourceUrl = (e: RealmEmoji) => `/user_avatars/${e.realmId}/emoji/images/${e.fileName}`;
-
-// No still frame is made for animated images (that needs an image library), so still_url is always null.
-export function formatRealmEmoji(e: RealmEmoji): Record<string, unknown> {
-  return { id: String(e.id), name: e.name, source_url: sourceUrl(e), still_url: null, deactivated: e.deactivated, author_id: e.authorId };
-}
-
-// GET /realm/emoji and the `realm_emoji` register block: every custom emoji, deactivated ones included, by id.
-export async function realmEmojiState(db: Db, realm: Realm): Promise<Record<string, Record<string, unknown>>> {
-  return Object.fromEntries((await listRealmEmoji(db, realm.id)).map((e) => [String(e.id), formatRealmEmoji(e)]));
-}
-
 // The active custom emoji by name, for rendering `:name:`.
 export async function customEmojiTargets(db: Db, realmId: number): Promise<Map<string, CustomEmojiTarget>> {
   return new Map((await listRealmEmoji(db, realmId)).filter((e) => !e.deactivated).map((e) => [e.name, { id: e.id, sourceUrl: sourceUrl(e) }]));

@@ -1,7 +1,7 @@
 // PATCH /realm: organization settings. Administrators may change them, owners alone the ones the reference
 // server reserves to owners. Every value is checked before anything is written, so a request applies whole.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { checkExpected, checkGroupSetting, normalize, sameValue } from '../permissions/group-settings.js';
 import { hasMetadataAccess } from '../permissions/channels.js';
 import { resolveGroupSetting, type GroupSettingValue } from '../permissions/groups.js';

@@ -1,6 +1,6 @@
 import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { createSystemGroups } from '../store/groups.js';
 import { countRealms, findRealmBySubdomain, insertRealm, type Realm } from '../store/realms.js';
 import { isUniqueViolation } from '../store/tx.js';

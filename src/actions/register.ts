@@ -3,7 +3,7 @@
 import type { App } from '../app.js';
 import { longpollTimeoutSeconds } from '../config.js';
 import type { QueueOptions } from '../events/queue.js';
-import { ApiError, UnauthorizedError } from '../http/errors.js';
+import { ApiError, UnauthorizedError } from '../lib/errors.js';
 import { checkSearchTerms, MAX_NARROW_TERMS, tooManyTerms } from './messages-fetch.js';
 import { resolveWithOperator } from './narrow-with.js';
 import { fetchInitialState, type StateOptions } from '../state/index.js';

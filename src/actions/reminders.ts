@@ -5,33 +5,21 @@ import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
 import { directMessageUrl, fenceFor, truncated } from '../format/quote.js';
 import { channelNarrow, silentMention } from '../lib/mention-syntax.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { codePointLength } from '../lib/text.js';
 import { hostOf } from '../lib/urls.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
 import type { Db } from '../store/db.js';
 import { dmMembers, type Message } from '../store/messages.js';
 import type { Realm } from '../store/realms.js';
-import { deleteScheduled, findScheduled, insertScheduled, listScheduled, type ScheduledMessage } from '../store/scheduled-messages.js';
+import { deleteScheduled, findScheduled, insertScheduled } from '../store/scheduled-messages.js';
 import { findStream } from '../store/streams.js';
 import { findUser, type User } from '../store/users.js';
 import { accessMessage } from './message-access.js';
 import { checkRoomToSchedule, checkScheduled } from './scheduled-messages.js';
 import { notificationBot } from './system-bots.js';
 import { inTransaction } from './transaction.js';
-
-export function formatReminder(m: ScheduledMessage): Record<string, unknown> {
-  return {
-    reminder_id: m.id,
-    type: 'private',
-    to: m.to,
-    content: m.content,
-    rendered_content: m.renderedContent,
-    scheduled_delivery_timestamp: m.scheduledTimestamp,
-    failed: m.failed,
-    reminder_target_message_id: m.reminderTargetMessageId,
-  };
-}
+import { formatReminder, reminderList } from '../state/reminders.js';
 
 export interface ReminderInput {
   messageId: number;
@@ -90,10 +78,6 @@ export async function doDeleteReminder(app: App, realm: Realm, user: User, id: n
     await deleteScheduled(tx, id);
     emit(realm.id, { type: 'reminders', op: 'remove', reminder_id: id }, [user.id]);
   });
-}
-
-export async function reminderList(db: Db, user: User): Promise<Record<string, unknown>[]> {
-  return (await listScheduled(db, user.id, true)).map(formatReminder);
 }
 
 export const accessReminders = (app: App, user: User) => reminderList(app.db, user);

@@ -1,7 +1,7 @@
 // Scheduled messages (§2.6, §4.6): validated when scheduled exactly as a send would be, delivered at their
 // time by a worker through the normal send path, exactly once (the claim and the send share a transaction).
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { organizationHost } from '../lib/urls.js';
 import { findMessages } from '../store/messages.js';
 import { findRealm, type Realm } from '../store/realms.js';
@@ -16,19 +16,7 @@ import { sendMessageInTx } from './messages-send.js';
 import { notificationBot } from './system-bots.js';
 import { checkRoom } from './per-user-limits.js';
 import { inTransaction, type Emit } from './transaction.js';
-
-export function formatScheduled(m: ScheduledMessage): Record<string, unknown> {
-  return {
-    scheduled_message_id: m.id,
-    type: m.type,
-    to: m.to,
-    ...(m.type === 'stream' ? { topic: m.topic } : {}),
-    content: m.content,
-    rendered_content: m.renderedContent,
-    scheduled_delivery_timestamp: m.scheduledTimestamp,
-    failed: m.failed,
-  };
-}
+import { formatScheduled } from '../state/scheduled-messages.js';
 
 export interface ScheduleInput {
   type?: string;
@@ -116,7 +104,6 @@ export async function doDeleteScheduled(app: App, realm: Realm, user: User, id: 
 export async function accessScheduled(app: App, user: User): Promise<Record<string, unknown>[]> {
   return (await listScheduled(app.db, user.id)).map(formatScheduled);
 }
-
 
 // The sender learns why a message was not sent, from the Notification Bot, as on the reference server.
 async function notifyFailure(tx: Tx, emit: Emit, app: App, realm: Realm, sender: User, m: ScheduledMessage, reason: string): Promise<void> {

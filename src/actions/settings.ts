@@ -1,6 +1,6 @@
 // PATCH /settings: a user's own settings and account fields, or (administrators) settings of many users.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { LIMITS } from '../lib/limits.js';
 import { yieldToEventLoop } from '../lib/pace.js';
 import { randomToken } from '../lib/secrets.js';

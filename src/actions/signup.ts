@@ -3,7 +3,7 @@
 // all in one transaction with the events the same changes make elsewhere.
 import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { realmSettings } from '../state/realm.js';
 import type { Db, Tx } from '../store/db.js';
 import { systemGroupIds } from '../store/groups.js';

@@ -1,6 +1,6 @@
 // Saved snippets and navigation views (§2.9): per-user records, each change announced to the user's clients.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { codePointLength } from '../lib/text.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
 import type { Tx } from '../store/db.js';

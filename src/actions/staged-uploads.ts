@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
 import type { Config } from '../config.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import type { Db } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import {

@@ -1,7 +1,7 @@
 // Submessages (POST /submessage): the state of a message's widget (votes and options of a /poll, tasks of a
 // /todo), added by anyone who may read the message once its sender has started the widget.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { checkWidgetEvent, pythonJson, widgetOf, type WidgetType } from '../lib/widgets.js';
 import type { Tx } from '../store/db.js';
 import { lockMessage } from '../store/message-edits.js';

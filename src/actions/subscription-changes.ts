@@ -1,7 +1,7 @@
 // Unsubscribing, and PATCH /users/me/subscriptions, which subscribes (`add`) and unsubscribes (`delete`) in one
 // transaction and answers with both results merged, as the reference server's update_subscriptions_backend does.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { LIMITS } from '../lib/limits.js';
 import { pace } from '../lib/pace.js';
 import { canRemoveSubscribers, hasMetadataAccess, type Viewer } from '../permissions/channels.js';

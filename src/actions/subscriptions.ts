@@ -1,6 +1,6 @@
 // Subscribing (creating missing channels) and per-user subscription settings.
 import type { App } from '../app.js';
-import { ApiError, RateLimitedError } from '../http/errors.js';
+import { ApiError, RateLimitedError } from '../lib/errors.js';
 import { accessUser } from './users.js';
 import { LIMITS } from '../lib/limits.js';
 import { pace } from '../lib/pace.js';

@@ -3,7 +3,7 @@
 // PARLANCE_DELETE_TOPIC_SECONDS (50, the reference's budget) before answering `complete: false`, which clients
 // answer by asking again. Each request deletes at least one batch, so that repeated requests always progress.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { hasContentAccess, inGroupSetting } from '../permissions/channels.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../state/realm-data.js';
 import { systemGroupIds } from '../store/groups.js';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { ERRORS, Server, type CancellationContext, type Upload } from '@tus/server';
 import { FileStore } from '@tus/file-store';
 import type { App } from '../app.js';
-import { ApiError, UnauthorizedError } from '../http/errors.js';
+import { ApiError, UnauthorizedError } from '../lib/errors.js';
 import { uploadContentType } from '../lib/file-names.js';
 import { randomToken } from '../lib/secrets.js';
 import type { Realm } from '../store/realms.js';

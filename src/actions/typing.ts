@@ -1,7 +1,7 @@
 // Typing notifications (POST /typing) and message-edit typing notifications (POST /messages/{id}/typing).
 // Nothing is stored; the events go through the event log like any other.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { hasContentAccess, inGroupSetting, isGuest, type Viewer } from '../permissions/channels.js';
 import { userSettings } from '../state/user-settings.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../state/realm-data.js';

@@ -4,7 +4,7 @@
 // upload only so many bytes an hour, which bounds what deleting and uploading again can churn through.
 import type { App } from '../app.js';
 import { realmUploadQuotaMib, type Config } from '../config.js';
-import { ApiError, RateLimitedError } from '../http/errors.js';
+import { ApiError, RateLimitedError } from '../lib/errors.js';
 import { realmUploadSpace } from '../store/attachments.js';
 import type { Db } from '../store/db.js';
 import { lockRealm } from '../store/realms.js';

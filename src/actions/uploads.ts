@@ -5,8 +5,8 @@
 import crypto from 'node:crypto';
 import type { App } from '../app.js';
 import type { Config } from '../config.js';
-import { ApiError, NotFoundError } from '../http/errors.js';
-import type { UploadedFile } from '../http/request-values.js';
+import { ApiError, NotFoundError } from '../lib/errors.js';
+import type { UploadedFile } from '../lib/uploaded-file.js';
 import { displayFileName, pathSegmentName, uploadContentType } from '../lib/file-names.js';
 import { constantTimeEqual, randomToken } from '../lib/secrets.js';
 import { realmSettings } from '../state/realm.js';

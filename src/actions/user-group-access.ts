@@ -1,5 +1,5 @@
 // Who may change a user group, and the validation shared by its operations (§2.7, §4.7, §4.14).
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { holdsGroupSetting } from '../permissions/groups.js';
 import type { Db } from '../store/db.js';
 import { groupsOfUser, systemGroupIds } from '../store/groups.js';

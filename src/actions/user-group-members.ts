@@ -1,7 +1,7 @@
 // Members and subgroups of user groups (§2.7): joining and leaving under the group's settings, changes by those
 // allowed to add or remove members, subgroups without cycles, and the reads of both.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import type { Tx } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import { addMembers, addSubgroups, descendantGroups, directMembers, directSubgroups, removeMembers, removeSubgroups } from '../store/user-groups.js';

@@ -1,14 +1,13 @@
 // User groups (§2.7, §4.7, §4.14): creation, settings, deactivation and reactivation, and the records clients
 // read. Membership and subgroups are in user-group-members.ts.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { codePointLength, invalidCharacterPosition } from '../lib/text.js';
 import { checkExpected, checkGroupSetting, defaultValue, sameValue } from '../permissions/group-settings.js';
 import type { GroupSettingValue } from '../permissions/groups.js';
 import { realmSettings } from '../state/realm.js';
 import { GROUP_PERMISSION_SETTINGS, SERVER_LIMITS } from '../state/realm-data.js';
 import type { Db, Tx } from '../store/db.js';
-import { systemGroupIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
 import { listStreams } from '../store/streams.js';
 import {
@@ -19,16 +18,13 @@ import type { User } from '../store/users.js';
 import { holdsRealmSetting } from './channels.js';
 import { accessGroup, actorOf, canManage, checkSubgroups, checkUsers, insufficient } from './user-group-access.js';
 import { inTransaction, type Emit } from './transaction.js';
+import { formatGroup } from '../state/user-groups.js';
+
+// The group settings: routes declare one parameter for each.
+export { GROUP_SETTINGS, type GroupSetting } from '../store/user-groups.js';
 
 const MAX_GROUP_NAME = 100;
 const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
-
-export function formatGroup(g: UserGroup, members: number[], subgroups: number[]): Record<string, unknown> {
-  return {
-    id: g.id, name: g.name, description: g.description, members, direct_subgroup_ids: subgroups, is_system_group: g.isSystemGroup,
-    creator_id: g.creatorId, date_created: g.dateCreated, deactivated: g.deactivated, ...g.settings,
-  };
-}
 
 // Sent to every client of the organization; the reference server sets no bound, so the channels' one applies.
 function checkDescription(description: string): string {
@@ -179,20 +175,5 @@ export async function doDeactivateGroup(app: App, realm: Realm, user: User, id: 
     // Clients that know deactivated groups see the change; the others see the group go.
     emit(realm.id, { type: 'user_group', op: 'update', group_id: g.id, data: { deactivated: true } }, null);
     emit(realm.id, { type: 'user_group', op: 'remove', group_id: g.id }, null);
-  });
-}
-
-export async function groupRecords(db: Db, realm: Realm, includeDeactivated: boolean): Promise<Record<string, unknown>[]> {
-  const groups = (await listUserGroups(db, realm.id)).filter((g) => includeDeactivated || !g.deactivated);
-  const ids = groups.map((g) => g.id);
-  const members = await directMembers(db, ids);
-  const subgroups = await directSubgroups(db, ids);
-  const system = await systemGroupIds(db, realm.id);
-  const nobody = system.get('role:nobody')!;
-  return groups.map((g) => {
-    const settings = { ...g.settings };
-    // System groups carry the settings they are defined with.
-    if (g.isSystemGroup) for (const s of GROUP_SETTINGS) settings[s] ??= system.get(GROUP_PERMISSION_SETTINGS[s].default_for_system_groups ?? 'role:nobody') ?? nobody;
-    return formatGroup({ ...g, settings }, members.get(g.id)!, subgroups.get(g.id)!);
   });
 }

@@ -2,7 +2,7 @@
 // forms; since feature level 222 (de)activation is an `update` with is_active). Bots follow their owner out.
 import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import type { Tx } from '../store/db.js';
 import { directGroupIds, syncRoleGroups, systemGroupIds } from '../store/groups.js';
 import { touchPresence } from '../store/presence.js';

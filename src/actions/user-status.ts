@@ -2,29 +2,17 @@
 // inverse of the presence_enabled setting (invisible mode).
 import type { App } from '../app.js';
 import { checkEmoji, reactionType, resolveEmoji, STATUS_EMOJI_MESSAGES, type ReactionType } from '../emoji/index.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { codePointLength } from '../lib/text.js';
-import { userSetting } from '../state/user-settings.js';
-import { Pacer } from '../lib/pace.js';
-import type { Db } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import { listRealmEmoji } from '../store/realm-emoji.js';
-import { findUsers, listUsers, updateUser, type User } from '../store/users.js';
+import { findUsers, updateUser, type User } from '../store/users.js';
 import { checkHuman } from './checks.js';
 import { applyContext, applySettings } from './settings.js';
 import { inTransaction } from './transaction.js';
 import { accessUser } from './users.js';
-import { accessibleBy, audienceOf, canAccessUser } from '../permissions/users.js';
-
-// Kept with the user's settings under a bookkeeping key (names starting with `_` are not settings).
-const STATUS = '_status';
-
-interface Status {
-  status_text?: string;
-  emoji_name?: string;
-  emoji_code?: string;
-  reaction_type?: string;
-}
+import { audienceOf } from '../permissions/users.js';
+import { STATUS, type Status, statusOf } from '../state/user-status.js';
 
 export interface StatusInput {
   statusText?: string;
@@ -78,30 +66,6 @@ export async function doUpdateStatus(app: App, realm: Realm, user: User, input: 
     }
     emit(realm.id, event, await audienceOf(tx, realm, user));
   });
-}
-
-// A user's status as register and GET /users/{id}/status show it: only what is set.
-function statusOf(u: User): Status & { away?: boolean } {
-  const s = (u.settings[STATUS] as Status | undefined) ?? {};
-  const entry: Status & { away?: boolean } = {};
-  if (s.status_text) entry.status_text = s.status_text;
-  if (s.emoji_name) Object.assign(entry, { emoji_name: s.emoji_name, emoji_code: s.emoji_code, reaction_type: s.reaction_type });
-  if (!userSetting(u, 'presence_enabled')) entry.away = true;
-  return entry;
-}
-
-// The register block: every user with a status set whom the viewer may access, keyed by user id.
-export async function userStatusState(db: Db, realm: Realm, viewer: User): Promise<{ user_status: Record<string, Status & { away?: boolean }> }> {
-  const out: Record<string, Status & { away?: boolean }> = {};
-  const accessible = await accessibleBy(db, realm, viewer);
-  const pacer = new Pacer();
-  for (const u of await listUsers(db, realm.id)) {
-    if (pacer.due()) await pacer.pause();
-    if (!u.isActive || !canAccessUser(accessible, u)) continue;
-    const entry = statusOf(u);
-    if (Object.keys(entry).length) out[u.id] = entry;
-  }
-  return { user_status: out };
 }
 
 // GET /users/{user_id}/status: one user's, through the user access rule.

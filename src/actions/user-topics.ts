@@ -1,18 +1,18 @@
 // Topic visibility: POST /user_topics and the deprecated PATCH /users/me/subscriptions/muted_topics.
 import type { App } from '../app.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { hasContentAccess } from '../permissions/channels.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../state/realm-data.js';
 import type { Db, Tx } from '../store/db.js';
 import type { Realm } from '../store/realms.js';
 import { findStream, findStreamByName, type Stream } from '../store/streams.js';
 import { findSubscription } from '../store/subscriptions.js';
-import { deleteUserTopic, findUserTopic, insertUserTopic, listUserTopics } from '../store/user-topics.js';
+import { deleteUserTopic, findUserTopic, insertUserTopic } from '../store/user-topics.js';
 import type { User } from '../store/users.js';
 import { viewerOf } from './channels.js';
 import { inTransaction, type Emit } from './transaction.js';
+import { VISIBILITY_POLICY, mutedTopicsList } from '../state/user-topics.js';
 
-export const VISIBILITY_POLICY = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
 const POLICIES: readonly number[] = Object.values(VISIBILITY_POLICY);
 
 // `(no topic)` and the empty topic's display name name the empty topic (feature level 370).
@@ -43,10 +43,6 @@ async function accessChannelForTopic(db: Db, realm: Realm, user: User, key: Chan
   const sub = await findSubscription(db, user.id, stream.id);
   if (!hasContentAccess(await viewerOf(db, user), stream, sub)) throw invalid();
   return stream;
-}
-
-export async function mutedTopicsList(db: Db, userId: number): Promise<[string, string, number][]> {
-  return (await listUserTopics(db, userId, VISIBILITY_POLICY.muted)).map((t) => [t.streamName, t.topicName, t.lastUpdated]);
 }
 
 // Nothing is written and no event is sent when the topic already has the requested policy.

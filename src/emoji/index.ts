@@ -1,6 +1,6 @@
 // Emoji as reactions, statuses and messages name them: a (name, code, type) triple. Unicode emoji are coded by
 // code points, custom emoji by their id, the one extra emoji by its name.
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { unicodeEmoji } from './unicode.js';
 
 export { codeToChars, unicodeEmoji } from './unicode.js';

@@ -1,7 +1,7 @@
 // One client's event queue. Event ids are the event log's id times SLOT; events made for this queue alone
 // (heartbeats, restart notices) take the ids in between, so ids increase and a queue can be rebuilt from the
 // log after a restart or a crash.
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { JsonText } from '../lib/json-text.js';
 
 export const SLOT = 4096;

@@ -2,9 +2,10 @@
 // collection, and queues taken up from their rows — after a restart or a crash, or because their client polls
 // this process while another one registered or served them (any process may serve any queue).
 import crypto from 'node:crypto';
-import type { App } from '../app.js';
+import type { Logger } from 'pino';
+import type { Db, Dialect } from '../store/db.js';
 import { deleteIdleQueueRows, deleteQueueRows, findQueueRow, lastEventId, pruneEvents, readEvents, type LoggedEvent } from '../store/events.js';
-import { ApiError, UserDeactivatedError } from '../http/errors.js';
+import { ApiError, UserDeactivatedError } from '../lib/errors.js';
 import { insertQueueRowCapped } from '../store/queue-rows.js';
 import { applyQueueControl, isQueueControl, overBudget } from './control.js';
 import { pace } from '../lib/pace.js';
@@ -33,6 +34,14 @@ export interface EventSettings {
   maxQueuedEvents: number; // events all of this process's queues may hold together
 }
 
+// What the event system needs of the process (the App, which holds the event system, has these): declared here
+// so that src/app.ts and this file do not import each other.
+export interface EventHost {
+  db: Db;
+  dialect: Dialect;
+  log: Logger;
+}
+
 export class EventSystem {
   private queues = new Map<string, EventQueue>();
   private index: QueueIndex = { byUser: new Map(), byRealm: new Map() };
@@ -46,7 +55,7 @@ export class EventSystem {
   private closed = false;
   notifier: LogNotifier | null = null;
 
-  constructor(private app: App, private settings: EventSettings) {}
+  constructor(private app: EventHost, private settings: EventSettings) {}
 
   get size(): number {
     return this.queues.size;

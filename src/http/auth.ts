@@ -7,7 +7,7 @@ import { realmFakeEmailDomain } from '../format/users.js';
 import { constantTimeEqual } from '../lib/secrets.js';
 import { findRealmBySubdomain, type Realm } from '../store/realms.js';
 import { findUserForLogin, type User } from '../store/users.js';
-import { ApiError, UnauthorizedError, UserDeactivatedError } from './errors.js';
+import { ApiError, UnauthorizedError, UserDeactivatedError } from '../lib/errors.js';
 
 const IPV4 = /^\d+\.\d+\.\d+\.\d+$/;
 

@@ -5,7 +5,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { tooMany } from '../lib/limits.js';
 import { codePointLength, hasNullByte } from '../lib/text.js';
-import { ConfusingArgumentError, InvalidArgumentError, InvalidJsonError, MissingArgumentError } from './errors.js';
+import { ConfusingArgumentError, InvalidArgumentError, InvalidJsonError, MissingArgumentError } from '../lib/errors.js';
 
 type Parser<T> = (raw: string, name: string) => T;
 

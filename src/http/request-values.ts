@@ -1,14 +1,10 @@
 // Gathers a request's raw parameter values from the query string and the body (urlencoded, multipart or a
 // JSON object), whatever the method. Duplicate names keep the last value, as the reference server does.
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from './errors.js';
+import { ApiError } from '../lib/errors.js';
+import type { UploadedFile } from '../lib/uploaded-file.js';
 
-export interface UploadedFile {
-  fieldname: string;
-  filename: string;
-  mimetype: string;
-  data: Buffer;
-}
+export type { UploadedFile };
 
 export interface RawValues {
   values: Map<string, string>;

@@ -6,7 +6,7 @@ import type { Realm } from '../store/realms.js';
 import type { User } from '../store/users.js';
 import type { Session } from '../store/sessions.js';
 import { paramSchema, type ParamDecl, type Params } from './params.js';
-import type { UploadedFile } from './request-values.js';
+import type { UploadedFile } from '../lib/uploaded-file.js';
 
 // HEAD and OPTIONS are for protocols with their own semantics (tus); a GET route answers HEAD by itself.
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS';

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contentDisposition, isInlineType } from '../lib/file-names.js';
 import { MIME_BY_EXT } from '../emoji/image.js';
 import type { ByteRange, ObjectStorage } from '../storage/index.js';
-import { ApiError, NotFoundError } from './errors.js';
+import { ApiError, NotFoundError } from '../lib/errors.js';
 
 export const UPLOAD_CSP = "default-src 'none'; img-src 'self'; media-src 'self'; object-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'";
 

@@ -5,7 +5,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import multipart from '@fastify/multipart';
 import type { App } from '../app.js';
 import { authenticateUser, basicCredentials, resolveRealm } from './auth.js';
-import { ApiError, RateLimitedError, UnauthorizedError } from './errors.js';
+import { ApiError, RateLimitedError, UnauthorizedError } from '../lib/errors.js';
 import { parseParams } from './params.js';
 import { collectValues } from './request-values.js';
 import { capConnectionsPerAddress } from './connections.js';

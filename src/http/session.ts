@@ -9,7 +9,7 @@ import { constantTimeEqual } from '../lib/secrets.js';
 import type { Realm } from '../store/realms.js';
 import type { Session } from '../store/sessions.js';
 import type { User } from '../store/users.js';
-import { ApiError, UnauthorizedError } from './errors.js';
+import { ApiError, UnauthorizedError } from '../lib/errors.js';
 
 export const SESSION_COOKIE = 'sessionid';
 export const CSRF_COOKIE = 'csrftoken';

@@ -2,49 +2,12 @@
 // order (its Python-Markdown configuration): indented list continuations, indented code, `#` headings, tables,
 // rules, ordered and bulleted lists (two-space indentation), quotes, paragraphs. Each processor reproduces the
 // reference's rules, so lists, quotes and paragraphs nest exactly as there.
+import type { BlockProcessor } from './block-parser.js';
 import { codeEscape, El } from './tree.js';
 import { tableProcessor } from './tables.js';
 
-export interface BlockProcessor {
-  test(parser: BlockParser, parent: El, block: string): boolean;
-  run(parser: BlockParser, parent: El, blocks: string[]): boolean | void;
-}
-
 // Python's str.strip() family strips whitespace; Markdown text only ever has spaces and newlines left here.
 export const isBlank = (s: string) => s.trim() === '';
-
-export class BlockParser {
-  state: string[] = [];
-  depth = 0;
-  constructor(private processors: BlockProcessor[], private maxDepth: number) {}
-
-  isState(s: string): boolean {
-    return this.state.length > 0 && this.state[this.state.length - 1] === s;
-  }
-
-  parseChunk(parent: El, text: string): void {
-    this.parseBlocks(parent, text.split('\n\n'));
-  }
-
-  parseBlocks(parent: El, blocks: string[]): void {
-    // Nesting is bounded: past the limit, what is left is kept as plain text.
-    if (this.depth >= this.maxDepth) {
-      const text = blocks.join('\n\n');
-      if (text.trim()) parent.sub('p').setText(text.trim());
-      return;
-    }
-    this.depth++;
-    try {
-      while (blocks.length) {
-        for (const p of this.processors) {
-          if (p.test(this, parent, blocks[0]) && p.run(this, parent, blocks) !== false) break;
-        }
-      }
-    } finally {
-      this.depth--;
-    }
-  }
-}
 
 const lastChild = (parent: El) => parent.last;
 

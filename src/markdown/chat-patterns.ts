@@ -30,7 +30,7 @@ export const userMention: Pattern = {
   handle(m, _data, run) {
     const { ctx, out } = envOf(run);
     let name = m.groups!.match;
-    let silent = m.groups!.silent === '_';
+    const silent = m.groups!.silent === '_';
     const idSyntax = /^(.+)?\|(\d+)$/s.exec(name);
     const topicWildcard = name === 'topic';
     const streamWildcard = STREAM_WILDCARDS.has(name);

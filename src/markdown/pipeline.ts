@@ -2,8 +2,9 @@
 // fences), blocks, indented code highlighted, inline patterns, newlines between blocks, previews, HTML, and
 // the stashed HTML (code, math, spoiler markup, entities) put back.
 import { El, isBlockLevel, serializeInner } from './tree.js';
-import { BlockParser, blockProcessors } from './blocks.js';
-import { fencedBlocks, hangingLists, normalizeWhitespace, Stash } from './fences.js';
+import { BlockParser } from './block-parser.js';
+import { blockProcessors } from './blocks.js';
+import { fencedBlocks, hangingLists, normalizeWhitespace, type Stash } from './fences.js';
 import { formatCode } from './highlight.js';
 import { InlineRun, type Pattern } from './inline.js';
 import { autolink, backtick, emphasis, entity, lineBreak, link, notStrong, strikethrough, strong, strongEm, STX, ETX } from './patterns.js';

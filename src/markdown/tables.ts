@@ -1,6 +1,6 @@
 // Pipe tables, as the reference renders them: a header row, a separator row of dashes (colons set the
 // alignment, as a `text-align` style), body rows; pipes inside code spans do not split cells.
-import type { BlockProcessor } from './blocks.js';
+import type { BlockProcessor } from './block-parser.js';
 import type { El } from './tree.js';
 
 const CODE_PIPES = /(\\\\)|(\\`+)|(`+)|(\\\|)|(\|)/g;

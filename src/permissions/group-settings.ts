@@ -1,6 +1,6 @@
 // Checking group-setting values given by clients (§2.1): the read form (a group id, or
 // {direct_members, direct_subgroups}) and the update form ({new, old}).
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import type { GroupPermissionSetting } from '../state/realm-data.js';
 import type { Db } from '../store/db.js';
 import { findGroups } from '../store/groups.js';

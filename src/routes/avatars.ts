@@ -1,15 +1,11 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../app.js';
 import { avatarLocation, defaultAvatarImage, doDeleteAvatar, doUploadAvatar, placeholderAvatarImage, readAvatarImage, realmIconImage } from '../actions/avatars.js';
 import { INACCESSIBLE_USER_AVATAR } from '../format/users.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../lib/errors.js';
 import { int, str } from '../http/params.js';
-import { route } from '../http/route.js';
+import { type Ctx, route } from '../http/route.js';
 import { sendImmutableImage } from '../http/send-file.js';
-import type { Realm } from '../store/realms.js';
-import type { User } from '../store/users.js';
 
-interface AvatarCtx { app: App; realm: Realm; user: User | null; params: { user_id_or_email: string }; req: FastifyRequest; reply: FastifyReply }
+type AvatarCtx = Pick<Ctx<{ user_id_or_email: string }, 'optional'>, 'app' | 'realm' | 'user' | 'params' | 'req' | 'reply'>;
 
 // The request's query (a cache-busting version) is carried over, as the reference server does.
 const redirect = (medium: boolean) => async ({ app, realm, user, params, req, reply }: AvatarCtx) => {

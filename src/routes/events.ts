@@ -2,7 +2,7 @@ import { checkIdleTimeout, openQueue } from '../actions/register.js';
 import { bool, int, str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { registerInput, registerParams } from './register.js';
-import { MissingArgumentError } from '../http/errors.js';
+import { MissingArgumentError } from '../lib/errors.js';
 import { serializeEvents } from '../events/queue.js';
 
 export const eventRoutes = [

@@ -3,7 +3,7 @@
 // `next` (the app, by default); POST /accounts/logout/ ends it. Answers are pages or redirects, never JSON.
 import { doLogin, doLogout } from '../actions/sessions.js';
 import { LOGIN_SCRIPT, LOGIN_SCRIPT_PATH, loginPage, problemPage } from '../format/pages.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { crossSite, redirectPage, safeNext, sendPage } from '../http/html.js';
 import { str } from '../http/params.js';
 import { route } from '../http/route.js';

@@ -3,7 +3,7 @@ import { doDeleteMessage } from '../actions/message-delete.js';
 import { doUpdateMessage } from '../actions/message-edit.js';
 import { accessMessageHistory } from '../actions/message-history.js';
 import { doSendEditTyping, doSendTyping } from '../actions/typing.js';
-import { InvalidArgumentError } from '../http/errors.js';
+import { InvalidArgumentError } from '../lib/errors.js';
 import { bool, int, json, Param, str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { organizationUrl } from '../lib/urls.js';

@@ -1,6 +1,7 @@
-import { doAddRealmEmoji, doDeactivateRealmEmoji, readEmojiImage, realmEmojiState } from '../actions/realm-emoji.js';
+import { doAddRealmEmoji, doDeactivateRealmEmoji, readEmojiImage } from '../actions/realm-emoji.js';
+import { realmEmojiState } from '../state/realm-emoji.js';
 import { emojiApiJson } from '../emoji/index.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../lib/errors.js';
 import { int, str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { sendImmutableImage } from '../http/send-file.js';

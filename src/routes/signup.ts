@@ -4,7 +4,7 @@
 import { accessInvitationLink, doJoin, InvitationLinkError } from '../actions/signup.js';
 import { doOpenSession } from '../actions/sessions.js';
 import { joinFormPage, problemPage } from '../format/pages.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { crossSite, redirectPage, sendPage } from '../http/html.js';
 import { setSessionCookies } from '../http/session.js';
 import { str } from '../http/params.js';

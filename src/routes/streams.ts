@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import { doArchiveChannel, doUpdateChannel, type GroupSettingUpdate } from '../actions/channel-edit.js';
+import {
+  CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting, doArchiveChannel, doUpdateChannel, type GroupSettingUpdate,
+} from '../actions/channel-edit.js';
 import { accessChannel, accessChannelTopics, accessStreamList } from '../actions/subscriptions.js';
 import { doDeleteTopic } from '../actions/topic-delete.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../lib/errors.js';
 import { bool, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { organizationUrl } from '../lib/urls.js';
-import { CHANNEL_GROUP_SETTINGS, type ChannelGroupSetting } from '../store/streams.js';
 
 export const streamRoutes = [
   route({

@@ -5,7 +5,7 @@ import { bool, int, json, str, type Params } from '../http/params.js';
 import { route } from '../http/route.js';
 import { LIMITS } from '../lib/limits.js';
 import { organizationUrl } from '../lib/urls.js';
-import { CHANNEL_GROUP_SETTINGS } from '../store/streams.js';
+import { CHANNEL_GROUP_SETTINGS } from '../actions/channel-edit.js';
 
 const principals = json(Type.Array(Type.Union([Type.String(), Type.Integer()])), { maxItems: LIMITS.principalsPerRequest }).optional();
 const groupSettingParams = Object.fromEntries(CHANNEL_GROUP_SETTINGS.map((name) => [name, json(Type.Unknown()).optional()]));

@@ -1,20 +1,16 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../app.js';
 import { fileKey } from '../actions/attachments.js';
 import { handleTus, TUS_PATH } from '../actions/tus.js';
 import { accessFileByToken, accessThumbnail, accessUploadedFile, doUploadFile, temporaryFileUrl } from '../actions/uploads.js';
 import { oneOf, str } from '../http/params.js';
 import { accessExternalImage } from '../actions/external-images.js';
-import { route } from '../http/route.js';
+import { type Ctx, route } from '../http/route.js';
 import { sendUploadedFile } from '../http/send-file.js';
-import type { User } from '../store/users.js';
-import type { Realm } from '../store/realms.js';
 
 // The rest of the path (the route's `*`): a long file name would not fit a path parameter.
 const uploadPath = (ctx: { req: { params: unknown } }) => (ctx.req.params as Record<string, string>)['*'] ?? '';
 
 // The tus protocol writes its own responses.
-async function tus({ app, realm, user, req, reply }: { app: App; realm: Realm; user: User | null; req: FastifyRequest; reply: FastifyReply }) {
+async function tus({ app, realm, user, req, reply }: Pick<Ctx<unknown, 'optional'>, 'app' | 'realm' | 'user' | 'req' | 'reply'>) {
   reply.hijack();
   await handleTus(app, realm, user, req.raw, reply.raw);
 }

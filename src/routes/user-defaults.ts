@@ -1,4 +1,5 @@
-import { doUpdateUserDefaults, USER_DEFAULT_NAMES } from '../actions/user-defaults.js';
+import { doUpdateUserDefaults } from '../actions/user-defaults.js';
+import { USER_DEFAULT_NAMES } from '../state/user-defaults.js';
 import { route } from '../http/route.js';
 import { given, settingParamsOf } from '../http/params.js';
 

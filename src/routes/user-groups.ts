@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
+import { groupRecords } from '../state/user-groups.js';
 import { accessGroupMembers, accessGroupSubgroups, accessIsGroupMember, doChangeMembers, doChangeSubgroups } from '../actions/user-group-members.js';
-import { doCreateGroup, doDeactivateGroup, doUpdateGroup, groupRecords } from '../actions/user-groups.js';
+import { doCreateGroup, doDeactivateGroup, doUpdateGroup, GROUP_SETTINGS, type GroupSetting } from '../actions/user-groups.js';
 import { bool, given, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
 import { LIMITS } from '../lib/limits.js';
-import { GROUP_SETTINGS, type GroupSetting } from '../store/user-groups.js';
 
 const members = json(Type.Array(Type.Integer()), { maxItems: LIMITS.groupMembersPerRequest });
 const subgroups = json(Type.Array(Type.Integer()), { maxItems: LIMITS.groupSubgroupsPerRequest }).default([]);

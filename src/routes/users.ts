@@ -1,8 +1,7 @@
 import { accessOwnUser, accessUserDirectory, accessUserObject } from '../actions/user-directory.js';
-import { checkAdministrator, doCreateUser } from '../actions/users.js';
+import { checkAdministrator, doCreateUser, ROLE } from '../actions/users.js';
 import { bool, str } from '../http/params.js';
 import { route } from '../http/route.js';
-import { ROLE } from '../store/users.js';
 
 const formatParams = {
   client_gravatar: bool().default(true),

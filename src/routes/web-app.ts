@@ -1,7 +1,7 @@
 // The web app at `/`: its page for a person with a session (else the login page, which brings them back), and
 // its built files under /static/.
 import { problemPage } from '../format/pages.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../lib/errors.js';
 import { redirectPage, sendPage } from '../http/html.js';
 import { str } from '../http/params.js';
 import { route } from '../http/route.js';

@@ -1,61 +1,38 @@
 // POST /register's state blocks, one producer per fetch_event_types entry. Later areas add theirs here.
-import type { App } from '../app.js';
-import type { Db } from '../store/db.js';
-import type { Realm } from '../store/realms.js';
-import type { User } from '../store/users.js';
+import type { StateContext } from './context.js';
 import { isGuest } from '../permissions/channels.js';
 import { accessibleBy } from '../permissions/users.js';
 import { realmState } from './realm.js';
 import { realmUserState } from './realm-users.js';
 import { userSettingsState } from './user-settings.js';
 import { defaultStreamsState, streamList, subscriptionState } from './subscriptions.js';
-import { recentConversationsState, starredState, unreadState } from '../actions/message-flags.js';
+import { recentConversationsState, starredState, unreadState } from './message-flags.js';
 import { maxMessageId } from '../store/messages.js';
-import { presenceData } from '../actions/presence.js';
+import { presenceData } from './presence.js';
 import { listDrafts } from '../store/drafts.js';
 import { listSnippets, listViews } from '../store/snippets-views.js';
-import { groupRecords } from '../actions/user-groups.js';
-import { userStatusState } from '../actions/user-status.js';
-import { formatScheduled } from '../actions/scheduled-messages.js';
+import { groupRecords } from './user-groups.js';
+import { userStatusState } from './user-status.js';
+import { formatScheduled } from './scheduled-messages.js';
 import { listScheduled } from '../store/scheduled-messages.js';
 import { mutedTopicsState, userTopicsState } from './user-topics.js';
-import { channelFoldersState } from '../actions/channel-folders.js';
-import { realmEmojiState } from '../actions/realm-emoji.js';
-import { linkifierState } from '../actions/linkifiers.js';
-import { reminderList } from '../actions/reminders.js';
-import { alertWordsState } from '../actions/alert-words.js';
-import { profileFieldsState } from '../actions/profile-fields.js';
-import { userDefaultsState } from '../actions/user-defaults.js';
-import { EMBEDDED_BOTS, INCOMING_WEBHOOK_INTEGRATIONS, realmBotsState } from '../actions/bots.js';
+import { channelFoldersState } from './channel-folders.js';
+import { realmEmojiState } from './realm-emoji.js';
+import { linkifierState } from './linkifiers.js';
+import { reminderList } from './reminders.js';
+import { alertWordsState } from './alert-words.js';
+import { profileFieldsState } from './profile-fields.js';
+import { userDefaultsState } from './user-defaults.js';
+import { EMBEDDED_BOTS, INCOMING_WEBHOOK_INTEGRATIONS, realmBotsState } from './bots.js';
 import { listRealmDomains } from '../store/realm-domains.js';
-import { mutedUsersState } from '../actions/muted-users.js';
-import { devicesState } from '../actions/devices.js';
-import { onboardingSteps } from '../actions/onboarding.js';
-import { defaultStreamGroupsState } from '../actions/default-streams.js';
-import { playgroundsState } from '../actions/playgrounds.js';
+import { mutedUsersState } from './muted-users.js';
+import { devicesState } from './devices.js';
+import { onboardingSteps } from './onboarding.js';
+import { defaultStreamGroupsState } from './default-streams.js';
+import { playgroundsState } from './playgrounds.js';
 import { STOP_WORDS } from '../store/search.js';
 
-export interface StateOptions {
-  applyMarkdown: boolean;
-  clientGravatar: boolean;
-  includeSubscribers: 'true' | 'false' | 'partial';
-  slimPresence: boolean;
-  presenceHistoryLimitDays?: number;
-  capabilities: Record<string, boolean>;
-  narrow: [string, string][];
-}
-
-export interface StateContext {
-  app: App;
-  db: Db;
-  realm: Realm;
-  user: User | null;
-  options: StateOptions;
-  realmUrl: string;
-  systemGroups: Map<string, number>;
-  // The fetch types asked for (null: all); some blocks depend on a combination of them.
-  types: Set<string> | null;
-}
+export type { StateContext, StateOptions } from './context.js';
 
 type Producer = (ctx: StateContext) => Promise<Record<string, unknown>> | Record<string, unknown>;
 

@@ -1,11 +1,11 @@
 // The `realm_user` block of POST /register: the organization's users and the caller's own identity and rights.
-import { userObjects } from '../actions/user-directory.js';
+import { userObjects } from './user-objects.js';
 import { avatarUrl } from '../format/users.js';
 import { holdsGroupSetting, resolveGroupSetting } from '../permissions/groups.js';
 import { groupsOfUser } from '../store/groups.js';
 import { listUsers, ROLE } from '../store/users.js';
 import { realmSettings } from './realm.js';
-import type { StateContext } from './index.js';
+import type { StateContext } from './context.js';
 
 export async function realmUserState(ctx: StateContext): Promise<Record<string, unknown>> {
   const { user, realm } = ctx;

@@ -1,5 +1,4 @@
 // The `user_topics` and legacy `muted_topics` blocks of POST /register.
-import { mutedTopicsList } from '../actions/user-topics.js';
 import type { Db } from '../store/db.js';
 import { listUserTopics } from '../store/user-topics.js';
 import type { User } from '../store/users.js';
@@ -24,3 +23,9 @@ export async function mutedTopicsState(db: Db, user: User | null, types: Set<str
   if (types && types.has('user_topic')) return {};
   return { muted_topics: user ? await mutedTopicsList(db, user.id) : [] };
 }
+
+export async function mutedTopicsList(db: Db, userId: number): Promise<[string, string, number][]> {
+  return (await listUserTopics(db, userId, VISIBILITY_POLICY.muted)).map((t) => [t.streamName, t.topicName, t.lastUpdated]);
+}
+
+export const VISIBILITY_POLICY = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { ByteRange, ObjectStorage, StoredObject } from './index.js';
+import type { ByteRange, ObjectStorage, StoredObject } from './object-storage.js';
 import { checkKey } from './keys.js';
 
 const missing = (err: unknown) => ['ENOENT', 'ENOTDIR', 'EISDIR'].includes((err as NodeJS.ErrnoException).code ?? '');

@@ -5,7 +5,7 @@
 // history to return a page. Every term is still a condition of the query; the driver only decides the walk.
 // SQLite is told the index (INDEXED BY, and CROSS JOIN for the join order), since its planner has no statistics
 // to choose by; PostgreSQL's planner chooses by its own, from conditions spelled as the partial indexes are.
-import { CompiledQuery, sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import { type CompiledQuery, sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db, Dialect } from './db.js';
 import { FLAG_BITS, MAX_MESSAGE_ID } from './messages.js';
 import { MESSAGE_FACT_INDEXES, USER_ROW_INDEXES } from './history-indexes.js';

@@ -45,7 +45,7 @@ function goToConversation(): void {
   const m = feedControl.current?.selected();
   const route = ui.get().route;
   if (!m || route.view !== 'messages') return;
-  if (m.type === 'private') return navigate({ view: 'messages', terms: [{ operator: 'dm', operand: m.display_recipient instanceof Array ? m.display_recipient.map((r) => r.id).filter((id) => id !== server.get()!.me.userId) : [] }], near: m.id });
+  if (m.type === 'private') return navigate({ view: 'messages', terms: [{ operator: 'dm', operand: Array.isArray(m.display_recipient) ? m.display_recipient.map((r) => r.id).filter((id) => id !== server.get()!.me.userId) : [] }], near: m.id });
   const inTopic = topicOf(route.terms) !== undefined && channelOf(route.terms) === m.stream_id;
   navigate(inTopic
     ? { view: 'messages', terms: [{ operator: 'channel', operand: m.stream_id! }], near: m.id }
