@@ -23,10 +23,13 @@ import { pushForCommitted } from './actions/push-notifications.js';
 import { retryPendingRegistrations } from './actions/devices.js';
 import { deliverDueMail } from './actions/mail.js';
 import { openMailer } from './lib/mailer.js';
+import { deliverDueWebhooks } from './actions/webhook-delivery.js';
 import path from 'node:path';
 
 // Members age into role:fullmembers in days; an hourly pass is prompt enough.
 const FULL_MEMBER_PASS_MS = 3600_000;
+// Queued outgoing-webhook triggers are looked for this often.
+const WEBHOOK_POLL_MS = 500;
 // Push registrations the bouncer has not answered are sent again this often.
 const PUSH_RETRY_MS = 60_000;
 
@@ -87,6 +90,7 @@ export async function startServer(config: Config): Promise<Running> {
   const pushRegistrations = startWorker(app, PUSH_RETRY_MS, retryPendingRegistrations);
   const mailer = openMailer(config);
   const mail = startWorker(app, Math.max(100, config.mailPollMs), (a) => deliverDueMail(a, mailer));
+  const webhooks = startWorker(app, WEBHOOK_POLL_MS, deliverDueWebhooks);
   if (!config.smtpUrl) app.log.info(`PARLANCE_SMTP_URL is not set: outgoing mail is written to ${path.join(config.dataDir, 'outbox')}`);
   if (!config.pushBouncerUrl) app.log.info('PARLANCE_PUSH_BOUNCER_URL is not set: mobile push notifications are off');
   // Parked long-polls would hold the close open: answer them first, and save every queue's position.
@@ -112,6 +116,7 @@ export async function startServer(config: Config): Promise<Running> {
       await storage.stop();
       await pushRegistrations.stop();
       await mail.stop();
+      await webhooks.stop();
       mailer.close();
       app.limiter.close();
       await database.close();

@@ -37,7 +37,10 @@ import type {
   SessionTable,
 } from './schema-features.js';
 
+import type { ChannelEmailTokenTable, WebhookDeliveryTable } from './schema-integrations.js';
+
 export type * from './schema-features.js';
+export type * from './schema-integrations.js';
 
 export interface RealmTable {
   id: Generated<number>;
@@ -243,6 +246,8 @@ export interface Schema {
   realm_playgrounds: RealmPlaygroundTable;
   email_invites: EmailInviteTable;
   outgoing_mail: OutgoingMailTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  channel_email_tokens: ChannelEmailTokenTable;
   image_previews: ImagePreviewTable;
   sessions: SessionTable;
   reactions: ReactionTable;
