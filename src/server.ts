@@ -24,6 +24,7 @@ import { retryPendingRegistrations } from './actions/devices.js';
 import { deliverDueMail } from './actions/mail.js';
 import { openMailer } from './lib/mailer.js';
 import { deliverDueWebhooks } from './actions/webhook-delivery.js';
+import { startEmailGateway } from './gateway/smtp.js';
 import path from 'node:path';
 
 // Members age into role:fullmembers in days; an hourly pass is prompt enough.
@@ -99,6 +100,9 @@ export async function startServer(config: Config): Promise<Running> {
   });
   const address = await http.listen({ host: config.host, port: config.port });
   app.listenUrl = address;
+  const gateway = config.emailGatewayListen ? await startEmailGateway(app, config.emailGatewayListen) : undefined;
+  if (gateway) app.log.info(`e-mail gateway listening on ${gateway.address}`);
+  if (gateway && !config.emailGatewayDomain) app.log.warn('PARLANCE_EMAIL_GATEWAY_LISTEN is set without PARLANCE_EMAIL_GATEWAY_DOMAIN: every address is refused');
   if (!config.externalUrl) {
     app.log.warn(`PARLANCE_EXTERNAL_URL is not set: organization URLs, links in notices and bot addresses use ${address}`);
   }
@@ -111,6 +115,7 @@ export async function startServer(config: Config): Promise<Running> {
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceSeconds * 1000).unref());
       await Promise.race([http.close(), grace]);
       stopMonitor();
+      await gateway?.close();
       await scheduled.stop();
       await fullMembers.stop();
       await storage.stop();

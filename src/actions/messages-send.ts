@@ -104,10 +104,15 @@ async function accessChannelForSending(tx: Tx, realm: Realm, v: Viewer, to: numb
     if (typeof to === 'number') throw new ApiError(`Channel with ID '${to}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream_id: to });
     throw new ApiError(`Channel '${to}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: to });
   }
+  checkMayPostIn(v, stream, sub);
+  return stream;
+}
+
+// Whether the viewer may post in a channel they know of (also decides who may have its e-mail address).
+export function checkMayPostIn(v: Viewer, stream: Stream, sub: { active: boolean } | undefined | null): void {
   const canPost = sub?.active || (!stream.inviteOnly && !isGuest(v.user));
   if (!canPost || stream.isArchived) throw new ApiError(`Not authorized to send to channel '${stream.name}'`);
   if (!inGroupSetting(v, stream.groups.can_send_message_group)) throw new ApiError('You do not have permission to post in this channel.');
-  return stream;
 }
 
 // `sender`'s settings shape the rendering (emoticons, previews); `viewer` is whose access decides which users a

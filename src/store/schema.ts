@@ -60,7 +60,7 @@ export interface UserTable {
   delivery_email: string;
   email_key: string;
   identity_key: Generated<string>; // src/lib/identity.ts addressKey of delivery_email
-  system_bot: string | null; // the server's own bot this row is: 'notification' | 'welcome'
+  system_bot: string | null; // the server's own bot this row is: 'notification' | 'welcome' | 'emailGateway'
   full_name: string;
   role: number;
   is_bot: Generated<number>;
