@@ -52,6 +52,8 @@ test("a channel's address has the reference's shape, one token per channel, for 
 test('a mail is posted by the Email Gateway in the channel: subject as topic, text as content, attachments uploaded', async () => {
   const channel = await createChannel(server, 'hamlet', ['hamlet']);
   const to = await addressOf(channel);
+  const spaceUsed = async () => assertSuccess(await server.as('hamlet').get('/attachments')).upload_space_used as number;
+  const before = await spaceUsed();
   const info = await transport().sendMail({
     from: 'Alice <alice@elsewhere.example>', to, subject: 'Re: Weekly report',
     text: 'Numbers are up.\n\nSee the notes.\n',
@@ -70,6 +72,8 @@ test('a mail is posted by the Email Gateway in the channel: subject as topic, te
   const file = await fetch(new URL(temporary, server.url));
   assert.equal(file.status, 200);
   assert.equal(await file.text(), 'the notes');
+  // The file counts in the organization's upload quota.
+  assert.equal(await spaceUsed(), before + 'the notes'.length);
 });
 
 test('HTML is converted; an empty subject gets the default topic; an empty mail says so', async () => {

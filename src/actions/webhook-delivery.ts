@@ -13,7 +13,7 @@ import { organizationHost, organizationUrl } from '../lib/urls.js';
 import { botSettings } from '../store/bots.js';
 import { findRealm, type Realm } from '../store/realms.js';
 import { findUser, type User } from '../store/users.js';
-import { claimDelivery, dueDeliveries, markDeliveryDone, markDeliveryRetry, type Delivery } from '../store/webhook-deliveries.js';
+import { claimDelivery, dueDeliveries, markDeliveryDone, markDeliveryRetry, purgeDeliveries, type Delivery } from '../store/webhook-deliveries.js';
 import { PARLANCE_VERSION } from '../version.js';
 import { doSendMessage, sendMessageInTx } from './messages-send.js';
 import { webhookAnswer, webhookRequest } from './outgoing-webhooks.js';
@@ -34,7 +34,15 @@ const BATCH = 20;
 
 type Message = Record<string, any>;
 
+// Finished deliveries are deleted a day after, looked for once a minute.
+const KEEP_DONE_MS = 86_400_000;
+let lastPurge = 0;
+
 export async function deliverDueWebhooks(app: App): Promise<void> {
+  if (Date.now() - lastPurge > 60_000) {
+    lastPurge = Date.now();
+    await purgeDeliveries(app.db, lastPurge - KEEP_DONE_MS);
+  }
   const due = await dueDeliveries(app.db, Date.now(), BATCH);
   await Promise.all(due.map((d) => deliverOne(app, d).catch((err) => app.log.error({ err, delivery: d.id }, 'outgoing webhook delivery failed'))));
 }

@@ -61,3 +61,8 @@ export async function markDeliveryDone(db: Db, id: number, nowMs: number, error:
 export async function markDeliveryRetry(db: Db, id: number, retryAtMs: number, error: string): Promise<void> {
   await db.updateTable('webhook_deliveries').set({ next_attempt: retryAtMs, last_error: error.slice(0, 1000) }).where('id', '=', id).execute();
 }
+
+// Finished deliveries are kept a while for inspection, then deleted.
+export async function purgeDeliveries(db: Db, doneBeforeMs: number): Promise<void> {
+  await db.deleteFrom('webhook_deliveries').where('done_at', '<', doneBeforeMs).execute();
+}
