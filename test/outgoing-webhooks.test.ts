@@ -99,6 +99,18 @@ test('a mention in a channel POSTs the reference payload; the JSON answer is pos
   assert.equal(requestsTo('/echo').length, 1);
 });
 
+test('a mention in a private channel the bot is not subscribed to triggers nothing', async () => {
+  behaviour.set('/nosy', () => [200, { content: 'I saw that' }]);
+  const bot = await makeBot(unique('Nosy'), '/nosy');
+  const secret = await createChannel(server, 'hamlet', ['hamlet'], { invite_only: true });
+  await sendToChannel(server, 'hamlet', secret, 's', `@**${bot.fullName}** secret plans`);
+  const open = await createChannel(server, 'hamlet', ['hamlet']);
+  await sendToChannel(server, 'hamlet', open, 'o', `@**${bot.fullName}** public plans`);
+  await waitFor('the public trigger', async () => (requestsTo('/nosy').length ? true : undefined));
+  await sleep(1000);
+  assert.deepEqual(requestsTo('/nosy').map((r) => JSON.parse(r.body).data), [`@**${bot.fullName}** public plans`]);
+});
+
 test('a direct message to the bot triggers direct_message; the answer comes back in the conversation', async () => {
   behaviour.set('/dm', () => [200, { content: 'at your service' }]);
   const bot = await makeBot(unique('Dm'), '/dm');
@@ -136,6 +148,12 @@ test('interface 2 sends the Slack-compatible form and posts its text', async () 
   assert.deepEqual([form.token, form.channel_id, form.user_id, form.user_name, form.text, form.trigger_word, form.service_id],
     [bot.token, `C${channel}`, `U${server.users.hamlet.id}`, 'King Hamlet', `@**${bot.fullName}** ping`, 'mention', String(bot.id)]);
   assert.ok(Number(form.timestamp) > 0 && id > 0);
+
+  // Slack's outgoing webhooks have no direct messages: the bot says so, and nothing is sent.
+  await server.as('hamlet').post('/messages', { type: 'direct', to: JSON.stringify([bot.id]), content: 'psst' });
+  const failure = await waitFor('the failure', async () => (await dmsWith('hamlet', bot.id)).find((m) => m.sender_id === bot.id));
+  assert.equal(failure.content, "<p>Failure! Slack outgoing webhooks don't support direct messages.</p>");
+  assert.equal(requestsTo('/slack').length, 1);
 });
 
 test('5xx answers are tried again with back-off, and the later answer is posted', async () => {
