@@ -42,6 +42,8 @@ export async function startEmailGateway(app: App, listen: string): Promise<{ add
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
     logger: false,
+    // A session still open at shutdown is cut after the same grace as HTTP requests.
+    closeTimeout: app.config.shutdownGraceSeconds * 1000,
     onRcptTo(address, session, callback) {
       findGatewayTarget(app, address.address).then((target) => {
         if (!target) return callback(smtpError(`No such channel address: ${address.address}`, 550));
