@@ -50,6 +50,9 @@ export interface Config {
   readPoolSize?: number;
   eventLoopWarnMs: number;
   sessionDays: number;
+  emailGatewayDomain?: string;
+  emailGatewayListen?: string;
+  emailGatewayMaxMib: number;
 }
 
 interface Setting {
@@ -109,6 +112,9 @@ export const SETTINGS: Setting[] = [
   { key: 'readPoolSize', env: 'PARLANCE_READ_POOL_SIZE', kind: 'int', help: 'connections for long reads (histories, searches, register): worker threads on SQLite (default: the number of CPUs plus one, at most 4), a second pool on PostgreSQL (default 10); register snapshots take all but one' },
   { key: 'maxConnectionsPerIp', env: 'PARLANCE_MAX_CONNECTIONS_PER_IP', kind: 'int', default: 500, help: 'connections one IP address may hold open; 0 for no limit' },
   { key: 'eventLoopWarnMs', env: 'PARLANCE_EVENT_LOOP_WARN_MS', kind: 'int', default: 100, help: 'an event-loop stall longer than this is logged (warn) with the requests running then; 0 turns the check off' },
+  { key: 'emailGatewayDomain', env: 'PARLANCE_EMAIL_GATEWAY_DOMAIN', kind: 'string', help: "domain of the channels' e-mail addresses (GET /streams/{id}/email_address); unset: the e-mail gateway is off" },
+  { key: 'emailGatewayListen', env: 'PARLANCE_EMAIL_GATEWAY_LISTEN', kind: 'string', help: 'host:port where this process receives mail for the channels (SMTP); unset: none' },
+  { key: 'emailGatewayMaxMib', env: 'PARLANCE_EMAIL_GATEWAY_MAX_MIB', kind: 'int', default: 35, help: 'largest mail the gateway accepts, attachments and their encoding included' },
   { key: 'sessionDays', env: 'PARLANCE_SESSION_DAYS', kind: 'int', default: 14, help: 'a browser session ends after this many days without use (at least 1)' },
 ];
 

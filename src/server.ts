@@ -23,10 +23,14 @@ import { pushForCommitted } from './actions/push-notifications.js';
 import { retryPendingRegistrations } from './actions/devices.js';
 import { deliverDueMail } from './actions/mail.js';
 import { openMailer } from './lib/mailer.js';
+import { deliverDueWebhooks } from './actions/webhook-delivery.js';
+import { startEmailGateway } from './gateway/smtp.js';
 import path from 'node:path';
 
 // Members age into role:fullmembers in days; an hourly pass is prompt enough.
 const FULL_MEMBER_PASS_MS = 3600_000;
+// Queued outgoing-webhook triggers are looked for this often.
+const WEBHOOK_POLL_MS = 500;
 // Push registrations the bouncer has not answered are sent again this often.
 const PUSH_RETRY_MS = 60_000;
 
@@ -87,6 +91,7 @@ export async function startServer(config: Config): Promise<Running> {
   const pushRegistrations = startWorker(app, PUSH_RETRY_MS, retryPendingRegistrations);
   const mailer = openMailer(config);
   const mail = startWorker(app, Math.max(100, config.mailPollMs), (a) => deliverDueMail(a, mailer));
+  const webhooks = startWorker(app, WEBHOOK_POLL_MS, deliverDueWebhooks);
   if (!config.smtpUrl) app.log.info(`PARLANCE_SMTP_URL is not set: outgoing mail is written to ${path.join(config.dataDir, 'outbox')}`);
   if (!config.pushBouncerUrl) app.log.info('PARLANCE_PUSH_BOUNCER_URL is not set: mobile push notifications are off');
   // Parked long-polls would hold the close open: answer them first, and save every queue's position.
@@ -95,6 +100,9 @@ export async function startServer(config: Config): Promise<Running> {
   });
   const address = await http.listen({ host: config.host, port: config.port });
   app.listenUrl = address;
+  const gateway = config.emailGatewayListen ? await startEmailGateway(app, config.emailGatewayListen) : undefined;
+  if (gateway) app.log.info(`e-mail gateway listening on ${gateway.address}`);
+  if (gateway && !config.emailGatewayDomain) app.log.warn('PARLANCE_EMAIL_GATEWAY_LISTEN is set without PARLANCE_EMAIL_GATEWAY_DOMAIN: every address is refused');
   if (!config.externalUrl) {
     app.log.warn(`PARLANCE_EXTERNAL_URL is not set: organization URLs, links in notices and bot addresses use ${address}`);
   }
@@ -107,11 +115,13 @@ export async function startServer(config: Config): Promise<Running> {
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceSeconds * 1000).unref());
       await Promise.race([http.close(), grace]);
       stopMonitor();
+      await gateway?.close();
       await scheduled.stop();
       await fullMembers.stop();
       await storage.stop();
       await pushRegistrations.stop();
       await mail.stop();
+      await webhooks.stop();
       mailer.close();
       app.limiter.close();
       await database.close();

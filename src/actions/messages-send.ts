@@ -28,6 +28,7 @@ import { checkRecipientsAccessible } from './users.js';
 import { accessibleBy, blindAmong, canAccessUser } from '../permissions/users.js';
 import { mutersOf } from '../store/muted-users.js';
 import { addWidget } from './submessages.js';
+import { queueWebhookTriggers } from './outgoing-webhooks.js';
 
 export interface SendInput {
   type: 'stream' | 'private';
@@ -50,6 +51,8 @@ export interface SendInput {
   realmUrl?: string;
   // The content already rendered (before the transaction), with its context.
   prerendered?: { ctx: RenderContext; rendered: Rendered };
+  // An outgoing-webhook bot's answer: how many bot answers led to it (src/actions/outgoing-webhooks.ts).
+  webhookDepth?: number;
 }
 
 // What has:attachment finds: a message linking to an upload (whether or not the file is the sender's).
@@ -101,10 +104,15 @@ async function accessChannelForSending(tx: Tx, realm: Realm, v: Viewer, to: numb
     if (typeof to === 'number') throw new ApiError(`Channel with ID '${to}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream_id: to });
     throw new ApiError(`Channel '${to}' does not exist`, 'STREAM_DOES_NOT_EXIST', 400, { stream: to });
   }
+  checkMayPostIn(v, stream, sub);
+  return stream;
+}
+
+// Whether the viewer may post in a channel they know of (also decides who may have its e-mail address).
+export function checkMayPostIn(v: Viewer, stream: Stream, sub: { active: boolean } | undefined | null): void {
   const canPost = sub?.active || (!stream.inviteOnly && !isGuest(v.user));
   if (!canPost || stream.isArchived) throw new ApiError(`Not authorized to send to channel '${stream.name}'`);
   if (!inGroupSetting(v, stream.groups.can_send_message_group)) throw new ApiError('You do not have permission to post in this channel.');
-  return stream;
 }
 
 // `sender`'s settings shape the rendering (emoticons, previews); `viewer` is whose access decides which users a
@@ -264,6 +272,10 @@ export async function sendMessageInTx(tx: Tx, emit: Emit, realm: Realm, sender: 
     submessages: new Map([[id, widget as unknown as Record<string, unknown>[]]]),
   };
   const formatted = formatMessage({ ...message, id }, lookups, { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true });
+  await queueWebhookTriggers(tx, realm, sender, {
+    id, stream: stream && { id: stream.id, inviteOnly: stream.inviteOnly }, recipients, mentioned: rendered.mentionedUserIds, depth: input.webhookDepth ?? 0,
+    payload: { ...formatted, content, rendered_content: formatted.content, content_type: 'text/x-markdown' },
+  });
   // Subscribers share the channel with a subscribed sender; one posting unsubscribed may be unknown to guests.
   const blind = stream && !recipientSet.has(sender.id) ? await blindAmong(tx, realm, sender, recipients) : new Set<number>();
   const fakeDomain = input.placeholderDomain ?? fakeEmailDomain(undefined, realm.stringId);

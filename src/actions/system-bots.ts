@@ -40,3 +40,4 @@ async function systemBot(tx: Tx, emit: Emit, realm: Realm, host: string, role: S
 
 export const notificationBot = (tx: Tx, emit: Emit, realm: Realm, host: string) => systemBot(tx, emit, realm, host, 'notification');
 export const welcomeBot = (tx: Tx, emit: Emit, realm: Realm, host: string) => systemBot(tx, emit, realm, host, 'welcome');
+export const emailGatewayBot = (tx: Tx, emit: Emit, realm: Realm, host: string) => systemBot(tx, emit, realm, host, 'emailGateway');

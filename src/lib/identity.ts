@@ -7,6 +7,7 @@ import { domainToUnicode } from 'node:url';
 export const SYSTEM_BOTS = {
   notification: { localPart: 'notification-bot', fullName: 'Notification Bot' },
   welcome: { localPart: 'welcome-bot', fullName: 'Welcome Bot' },
+  emailGateway: { localPart: 'emailgateway', fullName: 'Email Gateway' },
 } as const;
 export type SystemBotRole = keyof typeof SYSTEM_BOTS;
 

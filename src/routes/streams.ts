@@ -4,6 +4,7 @@ import {
 } from '../actions/channel-edit.js';
 import { accessChannel, accessChannelTopics, accessStreamList } from '../actions/subscriptions.js';
 import { doDeleteTopic } from '../actions/topic-delete.js';
+import { accessChannelEmailAddress } from '../actions/email-gateway.js';
 import { ApiError } from '../lib/errors.js';
 import { bool, int, json, str } from '../http/params.js';
 import { route } from '../http/route.js';
@@ -120,6 +121,14 @@ export const streamRoutes = [
     summary: "A channel's topics, newest first",
     params: { stream_id: int(), allow_empty_topic_name: bool().default(false) },
     handler: async ({ app, realm, user, params }) => ({ topics: await accessChannelTopics(app, realm, user, params.stream_id, params.allow_empty_topic_name) }),
+  }),
+  route({
+    method: 'GET',
+    path: '/streams/{stream_id}/email_address',
+    auth: 'user',
+    summary: "The channel's e-mail gateway address (400 when the server has no gateway)",
+    params: { stream_id: int() },
+    handler: async ({ app, realm, user, params }) => ({ email: await accessChannelEmailAddress(app, realm, user, params.stream_id) }),
   }),
   route({
     method: 'POST',

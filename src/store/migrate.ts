@@ -25,6 +25,7 @@ import { referenceApi } from './migrations/031-reference-api.js';
 import { historyIndexes } from './migrations/027-history-indexes.js';
 import { imagePreviews } from './migrations/028-image-previews.js';
 import { sessions } from './migrations/029-sessions.js';
+import { integrations } from './migrations/033-integrations.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -53,6 +54,7 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '027-history-indexes': historyIndexes,
   '028-image-previews': imagePreviews,
   '029-sessions': sessions,
+  '033-integrations': integrations,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

@@ -37,7 +37,10 @@ import type {
   SessionTable,
 } from './schema-features.js';
 
+import type { ChannelEmailTokenTable, WebhookDeliveryTable } from './schema-integrations.js';
+
 export type * from './schema-features.js';
+export type * from './schema-integrations.js';
 
 export interface RealmTable {
   id: Generated<number>;
@@ -57,7 +60,7 @@ export interface UserTable {
   delivery_email: string;
   email_key: string;
   identity_key: Generated<string>; // src/lib/identity.ts addressKey of delivery_email
-  system_bot: string | null; // the server's own bot this row is: 'notification' | 'welcome'
+  system_bot: string | null; // the server's own bot this row is: 'notification' | 'welcome' | 'emailGateway'
   full_name: string;
   role: number;
   is_bot: Generated<number>;
@@ -243,6 +246,8 @@ export interface Schema {
   realm_playgrounds: RealmPlaygroundTable;
   email_invites: EmailInviteTable;
   outgoing_mail: OutgoingMailTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  channel_email_tokens: ChannelEmailTokenTable;
   image_previews: ImagePreviewTable;
   sessions: SessionTable;
   reactions: ReactionTable;

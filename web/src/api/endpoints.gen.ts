@@ -114,6 +114,7 @@ export interface Endpoints {
   "GET /streams/{stream_id}": {  };
   "PATCH /streams/{stream_id}": { "description"?: string; "new_name"?: string; "is_private"?: boolean; "is_web_public"?: boolean; "history_public_to_subscribers"?: boolean; "is_default_stream"?: boolean; "message_retention_days"?: string | number; "is_archived"?: boolean; "folder_id"?: number | null; "topics_policy"?: string; "can_add_subscribers_group"?: { "new": unknown; "old"?: unknown }; "can_remove_subscribers_group"?: { "new": unknown; "old"?: unknown }; "can_administer_channel_group"?: { "new": unknown; "old"?: unknown }; "can_delete_any_message_group"?: { "new": unknown; "old"?: unknown }; "can_delete_own_message_group"?: { "new": unknown; "old"?: unknown }; "can_move_messages_out_of_channel_group"?: { "new": unknown; "old"?: unknown }; "can_move_messages_within_channel_group"?: { "new": unknown; "old"?: unknown }; "can_send_message_group"?: { "new": unknown; "old"?: unknown }; "can_subscribe_group"?: { "new": unknown; "old"?: unknown }; "can_resolve_topics_group"?: { "new": unknown; "old"?: unknown }; "can_create_topic_group"?: { "new": unknown; "old"?: unknown } };
   "POST /streams/{stream_id}/delete_topic": { "topic_name": string };
+  "GET /streams/{stream_id}/email_address": {  };
   "GET /streams/{stream_id}/members": {  };
   "POST /submessage": { "message_id": number; "msg_type": string; "content": string };
   "GET /thumbnail": { "url": string; "size"?: "thumbnail" | "full" };
