@@ -38,6 +38,8 @@ import type {
 } from './schema-features.js';
 
 export type * from './schema-features.js';
+export type * from './schema-mail.js';
+import type { MissedMessageNoticeTable, PasswordResetTable } from './schema-mail.js';
 
 export interface RealmTable {
   id: Generated<number>;
@@ -245,6 +247,8 @@ export interface Schema {
   outgoing_mail: OutgoingMailTable;
   image_previews: ImagePreviewTable;
   sessions: SessionTable;
+  password_resets: PasswordResetTable;
+  missed_message_notices: MissedMessageNoticeTable;
   reactions: ReactionTable;
   realm_emoji: RealmEmojiTable;
   linkifiers: LinkifierTable;
