@@ -44,6 +44,7 @@ import { playgroundRoutes } from './playgrounds.js';
 import { welcomeBotRoutes } from './welcome-bot.js';
 import { loginRoutes } from './login.js';
 import { passwordResetRoutes } from './password-reset.js';
+import { firstStartRoutes } from './first-start.js';
 import { webAppRoutes } from './web-app.js';
 
 // One entry per API area; add new areas at the end.
@@ -95,6 +96,7 @@ export function allRoutes(): AnyRoute[] {
     ...welcomeBotRoutes,
     ...loginRoutes,
     ...passwordResetRoutes,
+    ...firstStartRoutes,
     ...webAppRoutes,
   );
   return routes;
