@@ -32,8 +32,14 @@ test('an e-mail change: a confirmation mail to the new address, its link complet
   assert.ok(mail.html.includes(`href="${link}"`));
   // Cordelia's name has an apostrophe: escaped in the HTML part.
   assert.equal(inbox.to(old).length, 0, 'the old address hears of it only once changed');
-  const confirmed = await form('GET', new URL(link));
+  // Opened in a browser, the link answers with a page.
+  const confirmed = await form('GET', new URL(link), undefined, { accept: 'text/html,application/xhtml+xml' });
   assert.equal(confirmed.status, 200, confirmed.text);
+  assert.match(String(confirmed.headers['content-type']), /^text\/html/);
+  assert.match(confirmed.text, /now goneril@zulip\.example\.com/);
+  const spent = await form('GET', new URL(link), undefined, { accept: 'text/html' });
+  assert.equal(spent.status, 404);
+  assert.match(spent.text, /Invalid or expired confirmation link/);
   assert.equal(assertSuccess(await server.as('iago').get(`/users/${server.users.cordelia.id}`)).user.delivery_email, 'goneril@zulip.example.com');
   const notice = await inbox.nth(old, 1);
   assert.equal(notice.subject, 'Email address changed for Zulip Dev');
