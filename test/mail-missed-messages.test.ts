@@ -71,6 +71,17 @@ test('a mention in a channel; wildcard mentions follow wildcard_mentions_notify;
   assert.match(third.text, /King Hamlet sent you a message/);
 });
 
+test('a plain message in a followed topic (enable_followed_topic_email_notifications), none in a topic not followed', async () => {
+  const channel = await createChannel(server, 'iago', ['iago', 'shiva', 'cordelia']);
+  assertSuccess(await server.as('shiva').patch('/settings', { message_content_in_email_notifications: true }));
+  assertSuccess(await server.as('shiva').post('/user_topics', { stream_id: channel, topic: 'ramparts', visibility_policy: 3 }));
+  await sendToChannel(server, 'iago', channel, 'ramparts', 'the watch changes at midnight');
+  const mail = await inbox.nth(server.users.shiva.email, 4);
+  assert.match(mail.text, /the watch changes at midnight/);
+  await sleep(500);
+  assert.equal(inbox.to(server.users.cordelia.email).length, 1, 'cordelia does not follow the topic');
+});
+
 test('waiting notifications survive a restart', async () => {
   await sendDm(server, 'iago', ['hamlet'], 'after the restart');
   await sleep(500);
