@@ -33,17 +33,18 @@ type Message = Record<string, any>;
 
 const delayOf = (app: App, user: User) => app.config.missedMessageDelaySeconds ?? userSetting(user, 'email_notifications_batching_period_seconds');
 
-// Why each recipient may be mailed about the message, before their settings are consulted.
-function candidates(message: Message, users: Recipient[]): Map<number, { reason: Reason; flags: string[] }> {
-  const out = new Map<number, { reason: Reason; flags: string[] }>();
+// Why each recipient may be mailed about the message, before their settings are consulted: in a channel, a
+// plain message matters only to those following its topic.
+function candidates(message: Message, users: Recipient[], follows: (id: number) => boolean): Map<number, Reason> {
+  const out = new Map<number, Reason>();
   for (const r of users) {
     const id = typeof r === 'number' ? r : r.id;
     const flags = typeof r === 'number' ? [] : (r.flags ?? []);
     if (id === message.sender_id || flags.includes('read')) continue;
-    if (message.type === 'private') out.set(id, { reason: 'dm', flags });
-    else if (flags.includes('mentioned')) out.set(id, { reason: 'mention', flags });
-    else if (flags.includes('stream_wildcard_mentioned') || flags.includes('topic_wildcard_mentioned')) out.set(id, { reason: 'wildcard', flags });
-    else out.set(id, { reason: 'followed', flags });
+    if (message.type === 'private') out.set(id, 'dm');
+    else if (flags.includes('mentioned')) out.set(id, 'mention');
+    else if (flags.includes('stream_wildcard_mentioned') || flags.includes('topic_wildcard_mentioned')) out.set(id, 'wildcard');
+    else if (follows(id)) out.set(id, 'followed');
   }
   return out;
 }
@@ -51,13 +52,10 @@ function candidates(message: Message, users: Recipient[]): Map<number, { reason:
 async function noticesOf(app: App, e: LoggedEvent): Promise<void> {
   const message = e.event.message as Message;
   if (!e.users) return;
-  const found = candidates(message, e.users);
-  if (!found.size) return;
   const channel = message.type === 'stream' ? Number(message.stream_id) : null;
-  // In a channel, a plain message matters only in a topic the user follows.
-  const followers = channel !== null ? await topicPolicies(app.db, channel, String(message.subject)) : new Map<number, number>();
-  const follows = (id: number) => followers.get(id) === VISIBILITY_POLICY.followed;
-  for (const [id, c] of found) if (c.reason === 'followed' && !follows(id)) found.delete(id);
+  const policies = channel !== null ? await topicPolicies(app.db, channel, String(message.subject)) : new Map<number, number>();
+  const follows = (id: number) => policies.get(id) === VISIBILITY_POLICY.followed;
+  const found = candidates(message, e.users, follows);
   if (!found.size) return;
   const ids = [...found.keys()];
   const active = await usersPolledSince(app.db, ids, nowSeconds() - ACTIVE_SECONDS);
@@ -65,7 +63,7 @@ async function noticesOf(app: App, e: LoggedEvent): Promise<void> {
   const subs = channel !== null ? await subscriptionRows(app.db, users.map((u) => u.id), [channel]) : new Map();
   const rows: { realmId: number; userId: number; messageId: number; reason: Reason }[] = [];
   for (const u of users) {
-    const { reason } = found.get(u.id)!;
+    const reason = found.get(u.id)!;
     const offline = userSetting(u, 'enable_offline_email_notifications');
     let wanted: boolean;
     if (reason === 'dm' || reason === 'mention') wanted = offline;
