@@ -13,7 +13,7 @@ import { realmSettings } from '../state/realm.js';
 import { userSetting } from '../state/user-settings.js';
 import type { LoggedEvent, Recipient } from '../store/events.js';
 import { FLAG_BITS, findMessages, userMessageFlags } from '../store/messages.js';
-import { insertMissedNotices, takeDueNotices, TakenElsewhere, usersPolledSince, usersWithDueNotices } from '../store/missed-messages.js';
+import { insertMissedNotices, takeUserNotices, TakenElsewhere, usersPolledSince, usersWithDueNotices } from '../store/missed-messages.js';
 import { findRealm } from '../store/realms.js';
 import { findStream } from '../store/streams.js';
 import { subscriptionRows } from '../store/subscriptions.js';
@@ -93,7 +93,7 @@ const whereOf = (m: { streamId: number | null; topic: string }, channelNames: Ma
 
 async function mailBatch(app: App, userId: number): Promise<void> {
   await inTransaction(app, async (tx) => {
-    const notices = await takeDueNotices(tx, userId, nowSeconds());
+    const notices = await takeUserNotices(tx, userId);
     if (!notices.length) return;
     const realm = await findRealm(tx, notices[0].realmId);
     const [user] = realm ? await findUsers(tx, realm.id, [userId]) : [];

@@ -40,10 +40,11 @@ export async function usersWithDueNotices(db: Db, now: number, limit: number): P
 
 export class TakenElsewhere extends Error {}
 
-// Takes a user's due notifications for one mail; throws TakenElsewhere (the transaction then rolls back) when
-// another process took some of them first.
-export async function takeDueNotices(tx: Tx, userId: number, now: number): Promise<MissedNotice[]> {
-  const rows = await tx.selectFrom('missed_message_notices').selectAll().where('user_id', '=', userId).where('due', '<=', now).orderBy('message_id').execute();
+// Takes all of a user's waiting notifications for one mail, once their batch is due (one recorded at the same
+// moment by another message's transaction may have started a batch of its own: it goes along); throws
+// TakenElsewhere (the transaction then rolls back) when another process took some of them first.
+export async function takeUserNotices(tx: Tx, userId: number): Promise<MissedNotice[]> {
+  const rows = await tx.selectFrom('missed_message_notices').selectAll().where('user_id', '=', userId).orderBy('message_id').execute();
   if (!rows.length) return [];
   const r = await tx.deleteFrom('missed_message_notices').where('id', 'in', rows.map((x) => x.id)).executeTakeFirst();
   if (Number(r.numDeletedRows) !== rows.length) throw new TakenElsewhere();
