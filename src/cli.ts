@@ -64,11 +64,16 @@ async function serve(args: string[]): Promise<number> {
   return 0;
 }
 
-// First start on an empty database: an organization and its owner, with credentials printed once.
+// First start on an empty database: with PARLANCE_OWNER_EMAIL, an organization and its owner, with credentials
+// printed once; without it, the browser creates them (the front page offers to, src/routes/first-start.ts).
 async function seedFirstRun(app: Awaited<ReturnType<typeof openApp>>['app'], url: string): Promise<void> {
   if (await hasAnyRealm(app)) return;
+  const email = process.env.PARLANCE_OWNER_EMAIL;
+  if (!email) {
+    process.stdout.write(`No organization yet: open ${url}/ in a browser to create your organization and its owner (or run \`parlance create-realm\`).\n`);
+    return;
+  }
   const password = randomToken(16);
-  const email = process.env.PARLANCE_OWNER_EMAIL ?? 'owner@parlance.example.com';
   try {
     const { owner } = await doCreateRealm(app, {
       name: 'Parlance',

@@ -43,6 +43,7 @@ export interface Config {
   smtpUrl?: string;
   mailFrom?: string;
   mailPollMs: number;
+  missedMessageDelaySeconds?: number;
   pushBouncerUrl?: string;
   pushBouncerOrgId?: string;
   pushBouncerOrgKey?: string;
@@ -104,6 +105,7 @@ export const SETTINGS: Setting[] = [
   { key: 'smtpUrl', env: 'PARLANCE_SMTP_URL', kind: 'string', help: 'SMTP server for outgoing mail (smtp://user:pass@host:587, smtps://…); unset: mails are written as .eml files to the outbox/ folder of the data directory, and logged' },
   { key: 'mailFrom', env: 'PARLANCE_MAIL_FROM', kind: 'string', help: "sender address of outgoing mail; noreply@ the organization URL's host when unset" },
   { key: 'mailPollMs', env: 'PARLANCE_MAIL_POLL_MS', kind: 'int', default: 1000, help: 'how often queued mail due for (another) attempt is looked for' },
+  { key: 'missedMessageDelaySeconds', env: 'PARLANCE_MISSED_MESSAGE_DELAY_SECONDS', kind: 'int', help: "how long a direct message or mention waits, unread, before it is mailed (with the others of its batch); unset: each user's email_notifications_batching_period_seconds (120 s by default, as the reference's)" },
   { key: 'deleteTopicBudgetSeconds', env: 'PARLANCE_DELETE_TOPIC_SECONDS', kind: 'int', default: 50, help: 'how long one POST /streams/{id}/delete_topic deletes (in batches of 100) before answering complete: false' },
   { key: 'pushBouncerUrl', env: 'PARLANCE_PUSH_BOUNCER_URL', kind: 'string', help: "push notification bouncer (the reference's protocol, e.g. https://push.zulipchat.com); unset: no push notifications are sent (logged)" },
   { key: 'pushBouncerOrgId', env: 'PARLANCE_PUSH_BOUNCER_ORG_ID', kind: 'string', help: "this server's id at the bouncer (the reference's ZULIP_ORG_ID)" },

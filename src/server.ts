@@ -20,6 +20,7 @@ import { reportIdentityCollisions } from './actions/identity.js';
 import { openStorage } from './storage/index.js';
 import { sweepStorage } from './actions/storage-sweep.js';
 import { pushForCommitted } from './actions/push-notifications.js';
+import { deliverMissedMessages, noticeMissedMessages } from './actions/missed-messages.js';
 import { retryPendingRegistrations } from './actions/devices.js';
 import { deliverDueMail } from './actions/mail.js';
 import { openMailer } from './lib/mailer.js';
@@ -80,6 +81,7 @@ export async function startServer(config: Config): Promise<Running> {
   app.events = events;
   app.eventsCommitted = (logged) => {
     pushForCommitted(app, logged);
+    noticeMissedMessages(app, logged);
     return events.committed(logged);
   };
   const tracker = new RequestTracker();
@@ -92,6 +94,7 @@ export async function startServer(config: Config): Promise<Running> {
   const mailer = openMailer(config);
   const mail = startWorker(app, Math.max(100, config.mailPollMs), (a) => deliverDueMail(a, mailer));
   const webhooks = startWorker(app, WEBHOOK_POLL_MS, deliverDueWebhooks);
+  const missed = startWorker(app, Math.max(100, config.mailPollMs), deliverMissedMessages);
   if (!config.smtpUrl) app.log.info(`PARLANCE_SMTP_URL is not set: outgoing mail is written to ${path.join(config.dataDir, 'outbox')}`);
   if (!config.pushBouncerUrl) app.log.info('PARLANCE_PUSH_BOUNCER_URL is not set: mobile push notifications are off');
   // Parked long-polls would hold the close open: answer them first, and save every queue's position.
@@ -122,6 +125,7 @@ export async function startServer(config: Config): Promise<Running> {
       await pushRegistrations.stop();
       await mail.stop();
       await webhooks.stop();
+      await missed.stop();
       mailer.close();
       app.limiter.close();
       await database.close();

@@ -12,7 +12,7 @@ let server: TestServer;
 let browser: Browser;
 
 before(async () => {
-  server = await startTestServer({ seed: false });
+  server = await startTestServer({ seed: false, env: { PARLANCE_OWNER_EMAIL: 'owner@parlance.example.com' } });
   browser = await launch();
 });
 after(async () => {

@@ -3,7 +3,7 @@
 import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
 import { ApiError } from '../lib/errors.js';
-import { escapeHtml } from '../lib/text.js';
+import { invitationMail } from '../format/mails.js';
 import { addressKey } from '../lib/identity.js';
 import { LIMITS, tooMany } from '../lib/limits.js';
 import { randomToken } from '../lib/secrets.js';
@@ -16,8 +16,8 @@ import type { Realm } from '../store/realms.js';
 import { findUser, findUsersByIdentityKey, ROLE, ROLES, type User } from '../store/users.js';
 import { holdsRealmSetting, viewerOf } from './channels.js';
 import { checkEmail, checkMemberOrAdmin } from './checks.js';
-import { checkChannels, checkGroups, emitInvitesChanged, expiryOf, inviteLink, type CreateInviteInput } from './invites.js';
-import { mailSender, queueMail } from './mail.js';
+import { checkChannels, checkGroups, emitInvitesChanged, expiryOf, type CreateInviteInput } from './invites.js';
+import { queueTemplateMail } from './mail.js';
 import { checkEmailAllowed } from './realm-domains.js';
 import { inTransaction } from './transaction.js';
 import { OrganizationAdministratorRequired, OrganizationOwnerRequired } from './users.js';
@@ -33,18 +33,10 @@ class InvitationFailed extends ApiError {
   }
 }
 
-function invitationMail(app: App, realm: Realm, realmUrl: string, inviter: User, invite: EmailInvite) {
-  const link = inviteLink(realmUrl, invite.key);
-  const text =
-    `Hi there,\n\n${inviter.fullName} (${inviter.email}) wants you to join them on ${realm.name}, their team chat at ${realmUrl}.\n\n` +
-    `To sign up, open this link:\n${link}\n\n` + (invite.expiry !== null ? `The link expires on ${new Date(invite.expiry * 1000).toUTCString()}.\n` : '');
-  const html =
-    `<p>Hi there,</p><p>${escapeHtml(inviter.fullName)} (${escapeHtml(inviter.email)}) wants you to join them on <b>${escapeHtml(realm.name)}</b>, ` +
-    `their team chat at ${escapeHtml(realmUrl)}.</p><p><a href="${escapeHtml(link)}">Sign up</a></p>`;
-  return { from: mailSender(app, realmUrl), to: invite.email, subject: `${inviter.fullName} invited you to join ${realm.name}`, text, html };
-}
+const invitation = (realm: Realm, inviter: User, invite: EmailInvite) =>
+  invitationMail({ realmName: realm.name, inviterName: inviter.fullName, inviterEmail: inviter.email, key: invite.key, expiry: invite.expiry });
 
-export async function doInviteByEmail(app: App, realm: Realm, user: User, input: EmailInviteInput, realmUrl: string): Promise<void> {
+export async function doInviteByEmail(app: App, realm: Realm, user: User, input: EmailInviteInput): Promise<void> {
   checkMemberOrAdmin(user);
   if (!ROLES.includes(input.invitedAs)) throw new ApiError('Invalid invite_as');
   const emails = [...new Set(input.inviteeEmails.split(/[,\n]/).map((e) => e.trim()).filter(Boolean))];
@@ -84,7 +76,7 @@ export async function doInviteByEmail(app: App, realm: Realm, user: User, input:
         includeRealmDefaultSubscriptions: input.includeRealmDefaultSubscriptions, notifyReferrerOnJoin: input.notifyReferrerOnJoin,
         welcomeMessageCustomText: isRealmAdmin(user) ? input.welcomeMessageCustomText : null,
       });
-      await queueMail(tx, invitationMail(app, realm, realmUrl, user, invite));
+      await queueTemplateMail(app, tx, realm, invite.email, invitation(realm, user, invite));
       invited.push(invite);
     }
     if (invited.length) await emitInvitesChanged(tx, emit, realm, user.id);
@@ -132,10 +124,10 @@ export async function doRevokeEmailInvite(app: App, realm: Realm, user: User, id
   });
 }
 
-export async function doResendEmailInvite(app: App, realm: Realm, user: User, id: number, realmUrl: string): Promise<void> {
+export async function doResendEmailInvite(app: App, realm: Realm, user: User, id: number): Promise<void> {
   checkMemberOrAdmin(user);
   const invite = await accessEmailInvite(app, realm, user, id);
   if (invite.expiry !== null && invite.expiry <= nowSeconds()) throw new ApiError('The invitation has expired.');
   const inviter = (await findUser(app.db, realm.id, invite.invitedBy)) ?? user;
-  await inTransaction(app, (tx) => queueMail(tx, invitationMail(app, realm, realmUrl, inviter, invite)));
+  await inTransaction(app, (tx) => queueTemplateMail(app, tx, realm, invite.email, invitation(realm, inviter, invite)));
 }

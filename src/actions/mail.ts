@@ -3,9 +3,11 @@
 // each mail claimed by one of them, retried with backoff when sending fails. Nothing is lost to an outage.
 import type { App } from '../app.js';
 import { nowSeconds } from '../app.js';
-import { hostOf } from '../lib/urls.js';
+import { renderMail, type MailTemplate } from '../format/mail.js';
+import { hostOf, organizationUrl } from '../lib/urls.js';
 import type { Mailer } from '../lib/mailer.js';
 import type { Tx } from '../store/db.js';
+import type { Realm } from '../store/realms.js';
 import { claimMail, dueMail, enqueueMail, markMailFailed, markMailSent } from '../store/outgoing-mail.js';
 
 export interface OutgoingMail {
@@ -18,6 +20,12 @@ export interface OutgoingMail {
 
 export async function queueMail(tx: Tx, mail: OutgoingMail): Promise<void> {
   await enqueueMail(tx, { to: mail.to, subject: mail.subject, body: JSON.stringify({ from: mail.from, text: mail.text, html: mail.html }) }, nowSeconds());
+}
+
+// A mail of the organization from its template, its links to the organization's configured URL.
+export async function queueTemplateMail(app: App, tx: Tx, realm: Realm, to: string, template: MailTemplate): Promise<void> {
+  const realmUrl = organizationUrl(app, realm);
+  await queueMail(tx, { from: mailSender(app, realmUrl), to, ...renderMail(template, realmUrl, realm.name) });
 }
 
 // A sending attempt has this long before another process may take the mail up again.

@@ -43,3 +43,21 @@ export async function accessRealmBySubdomain(app: App, subdomain: string): Promi
 export async function hasAnyRealm(app: App): Promise<boolean> {
   return (await countRealms(app.db)) > 0;
 }
+
+export class OrganizationExistsError extends ApiError {
+  constructor() {
+    super('This server already has an organization.', 'BAD_REQUEST', 403);
+  }
+}
+
+// First start in the browser: the server's first organization (at its own address, no subdomain) and its owner,
+// only while there is none; two attempts at once make one, the other fails.
+export async function doCreateFirstRealm(app: App, input: Omit<CreateRealmInput, 'subdomain'>): Promise<{ realm: Realm; owner: User }> {
+  if (await hasAnyRealm(app)) throw new OrganizationExistsError();
+  try {
+    return await doCreateRealm(app, { ...input, subdomain: '' });
+  } catch (err) {
+    if (err instanceof ApiError && (await hasAnyRealm(app))) throw new OrganizationExistsError();
+    throw err;
+  }
+}

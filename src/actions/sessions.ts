@@ -1,13 +1,17 @@
 // Browser sessions of the web app: a login (e-mail and password, with the same failure limit as fetch_api_key)
 // opens one; each request under /json/ finds its user through it. A session ends when it is not used for
-// `sessionDays`, on logout, when its user changes their password (their other sessions) or is deactivated, and
+// `sessionDays`, on logout (of this browser, or everywhere), when its user changes their password (their other sessions) or is deactivated, and
 // with its organization.
 import { nowSeconds, type App } from '../app.js';
 import { randomToken } from '../lib/secrets.js';
 import type { Realm } from '../store/realms.js';
-import { deleteExpiredSessions, deleteSession, extendSession, findSession, insertSession, sessionTokenHash, type Session } from '../store/sessions.js';
+import { deleteExpiredSessions, deleteSession, deleteSessionsOf, extendSession, findSession, insertSession, sessionTokenHash, type Session } from '../store/sessions.js';
 import { findUser, type User } from '../store/users.js';
+import { newLoginMail } from '../format/mails.js';
+import { userSetting } from '../state/user-settings.js';
 import { accessUserByPassword } from './auth.js';
+import { queueTemplateMail } from './mail.js';
+import { inTransaction } from './transaction.js';
 
 const DAY = 86_400;
 const lifetime = (app: App) => Math.max(1, app.config.sessionDays) * DAY;
@@ -19,9 +23,21 @@ export interface OpenedSession {
   maxAgeSeconds: number;
 }
 
-export async function doLogin(app: App, realm: Realm, username: string, password: string): Promise<OpenedSession> {
+// Where a login came from, for the new-login mail.
+export interface LoginOrigin {
+  ip: string;
+  userAgent: string;
+}
+
+export async function doLogin(app: App, realm: Realm, username: string, password: string, origin: LoginOrigin): Promise<OpenedSession> {
   const user = await accessUserByPassword(app, realm, username, password);
-  return doOpenSession(app, realm, user);
+  const opened = await doOpenSession(app, realm, user);
+  // The reference's new-login mail, which the user may turn off (enable_login_emails).
+  if (userSetting(user, 'enable_login_emails')) {
+    const mail = newLoginMail({ realmName: realm.name, email: user.deliveryEmail, time: opened.session.created, ip: origin.ip, userAgent: origin.userAgent.slice(0, 300) });
+    await inTransaction(app, (tx) => queueTemplateMail(app, tx, realm, user.deliveryEmail, mail));
+  }
+  return opened;
 }
 
 // Also for a newcomer who has just joined through an invitation link.
@@ -60,4 +76,9 @@ export async function accessSession(app: App, realm: Realm, token: string): Prom
 
 export async function doLogout(app: App, session: Session): Promise<void> {
   await deleteSession(app.db, session.tokenHash);
+}
+
+// "Log out everywhere": every browser session of the user, this one included (API keys are not sessions).
+export async function doLogoutEverywhere(app: App, session: Session): Promise<void> {
+  await deleteSessionsOf(app.db, [session.userId]);
 }

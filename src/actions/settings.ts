@@ -15,6 +15,8 @@ import { checkAddressAvailable, lockIdentities, nameKeyOf } from './identity.js'
 import { textKey } from '../lib/identity.js';
 import { tooManyAttempts, verifyPasswordLimited } from './auth.js';
 import { checkEmail, checkFullName, checkHuman, checkPassword } from './checks.js';
+import { queueTemplateMail } from './mail.js';
+import { confirmNewEmailMail, emailChangedMail } from '../format/mails.js';
 import { applyDeliveryEmailChange, applyVisibilityChange, lazyUsers, type UserList } from './email-visibility.js';
 import { presenceEnabledChanged } from './presence.js';
 import { checkEmailAllowed } from './realm-domains.js';
@@ -185,7 +187,10 @@ export async function doUpdateSettings(app: App, realm: Realm, user: User, input
     if (newEmail !== undefined) {
       const key = randomToken(32);
       await insertEmailChange(tx, key, user.id, newEmail, Math.floor(Date.now() / 1000));
-      // No mail server in the default set-up: the confirmation link goes to the log.
+      // Mailed to the new address (which proves it is the user's); logged too, for an installation without mail.
+      await queueTemplateMail(app, tx, realm, newEmail, confirmNewEmailMail({
+        realmName: realm.name, oldEmail: user.deliveryEmail, newEmail, key, validHours: EMAIL_CHANGE_VALID_SECONDS / 3600,
+      }));
       app.log.info({ user_id: user.id, new_email: newEmail, path: `/accounts/confirm_new_email/${key}` }, 'e-mail change confirmation link');
       result.account_email = 'Check your email for a confirmation link.';
     }
@@ -204,6 +209,9 @@ export async function doConfirmEmailChange(app: App, realm: Realm, key: string):
     // Checked again: another user may have taken the address, or a look-alike of it, since it was asked for.
     await lockIdentities(tx, realm);
     await checkAddressAvailable(tx, realm, change.newEmail, { placeholderDomain: realmFakeEmailDomain(app, realm), except: user.id });
+    // The old address hears of it, as the reference's notify_change_in_email: a stolen session cannot take the
+    // account over silently.
+    await queueTemplateMail(app, tx, realm, user.deliveryEmail, emailChangedMail({ realmName: realm.name, oldEmail: user.deliveryEmail, newEmail: change.newEmail }));
     return applyDeliveryEmailChange(tx, emit, realm, user, change.newEmail);
   });
 }

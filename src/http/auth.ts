@@ -5,7 +5,8 @@ import type { App } from '../app.js';
 import { BOT_TYPE } from '../format/bots.js';
 import { realmFakeEmailDomain } from '../format/users.js';
 import { constantTimeEqual } from '../lib/secrets.js';
-import { findRealmBySubdomain, type Realm } from '../store/realms.js';
+import { syncCaches } from '../store/cache.js';
+import { countRealms, findRealmBySubdomain, type Realm } from '../store/realms.js';
 import { findUserForLogin, type User } from '../store/users.js';
 import { ApiError, UnauthorizedError, UserDeactivatedError } from '../lib/errors.js';
 
@@ -25,6 +26,18 @@ export async function resolveRealm(app: App, req: FastifyRequest): Promise<Realm
     throw new ApiError('There is no organization at this address.', 'NONEXISTENT_SUBDOMAIN', 404);
   }
   return fallback;
+}
+
+// The organization of a request, or null while the server has none at all (its first start, when the front
+// page offers to create one).
+export async function resolveRealmIfAny(app: App, req: FastifyRequest): Promise<Realm | null> {
+  await syncCaches(app.db);
+  try {
+    return await resolveRealm(app, req);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'NONEXISTENT_SUBDOMAIN' && (await countRealms(app.db)) === 0) return null;
+    throw err;
+  }
 }
 
 export interface BasicCredentials {

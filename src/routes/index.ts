@@ -43,6 +43,8 @@ import { defaultStreamRoutes } from './default-streams.js';
 import { playgroundRoutes } from './playgrounds.js';
 import { welcomeBotRoutes } from './welcome-bot.js';
 import { loginRoutes } from './login.js';
+import { passwordResetRoutes } from './password-reset.js';
+import { firstStartRoutes } from './first-start.js';
 import { webAppRoutes } from './web-app.js';
 
 // One entry per API area; add new areas at the end.
@@ -93,6 +95,8 @@ export function allRoutes(): AnyRoute[] {
     ...playgroundRoutes,
     ...welcomeBotRoutes,
     ...loginRoutes,
+    ...passwordResetRoutes,
+    ...firstStartRoutes,
     ...webAppRoutes,
   );
   return routes;

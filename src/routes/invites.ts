@@ -77,7 +77,7 @@ export const inviteRoutes = [
         inviteeEmails: params.invitee_emails, expiresInMinutes: params.invite_expires_in_minutes, invitedAs: params.invite_as, streamIds: params.stream_ids,
         groupIds: params.group_ids, includeRealmDefaultSubscriptions: params.include_realm_default_subscriptions, notifyReferrerOnJoin: params.notify_referrer_on_join,
         welcomeMessageCustomText: params.welcome_message_custom_text ?? null,
-      }, organizationUrl(app, realm));
+      });
     },
   }),
   route({
@@ -89,7 +89,7 @@ export const inviteRoutes = [
   route({
     method: 'POST', path: '/invites/{invite_id}/resend', auth: 'user', summary: 'Send an e-mail invitation again', params: { invite_id: int() },
     handler: async ({ app, realm, user, params }) => {
-      await doResendEmailInvite(app, realm, user, params.invite_id, organizationUrl(app, realm));
+      await doResendEmailInvite(app, realm, user, params.invite_id);
     },
   }),
 ];

@@ -1,7 +1,7 @@
 // Logging in and out of the web app at the reference's addresses: GET /login/ shows the form, which posts
 // `username` (the e-mail) and `password` to /accounts/login/; success opens a session (cookies) and goes on to
-// `next` (the app, by default); POST /accounts/logout/ ends it. Answers are pages or redirects, never JSON.
-import { doLogin, doLogout } from '../actions/sessions.js';
+// `next` (the app, by default); POST /accounts/logout/ ends it, POST /accounts/logout/everywhere/ all of the user's. Answers are pages or redirects, never JSON.
+import { doLogin, doLogout, doLogoutEverywhere } from '../actions/sessions.js';
 import { LOGIN_SCRIPT, LOGIN_SCRIPT_PATH, loginPage, problemPage } from '../format/pages.js';
 import { ApiError } from '../lib/errors.js';
 import { crossSite, redirectPage, safeNext, sendPage } from '../http/html.js';
@@ -45,7 +45,7 @@ export const loginRoutes = [
       if (crossSite(req)) return sendPage(reply, 403, problemPage('Form sent from another site', 'Open the login page itself and log in there.'));
       const next = safeNext(params.next);
       try {
-        const opened = await doLogin(app, realm, params.username, params.password);
+        const opened = await doLogin(app, realm, params.username, params.password, { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
         setSessionCookies(app, req, reply, opened.token, opened.session.csrfToken, opened.maxAgeSeconds);
         await redirectPage(reply, 302, next);
       } catch (err) {
@@ -64,6 +64,21 @@ export const loginRoutes = [
       if (found) {
         checkCsrf(req, found.session, params.csrfmiddlewaretoken);
         await doLogout(app, found.session);
+      }
+      clearSessionCookies(app, req, reply);
+      await redirectPage(reply, 302, '/login/');
+    },
+  }),
+  // Not in the reference (which has no such action): ends every browser session of the user, this one included.
+  // The web app posts it with its X-CSRFToken header, a form with csrfmiddlewaretoken.
+  route({
+    method: 'POST', path: '/accounts/logout/everywhere', root: true, page: true, auth: 'none', summary: 'Web app: log out of every browser',
+    params: { csrfmiddlewaretoken: str().optional() },
+    handler: async ({ app, realm, params, req, reply }) => {
+      const found = await sessionOf(app, realm, req);
+      if (found) {
+        checkCsrf(req, found.session, params.csrfmiddlewaretoken);
+        await doLogoutEverywhere(app, found.session);
       }
       clearSessionCookies(app, req, reply);
       await redirectPage(reply, 302, '/login/');

@@ -2,6 +2,9 @@ import { Type } from '@sinclair/typebox';
 import { doConfirmEmailChange, doUpdateSettings, SETTING_NAMES } from '../actions/settings.js';
 import { given, json, settingParamsOf, str, type Params } from '../http/params.js';
 import { route } from '../http/route.js';
+import { problemPage } from '../format/pages.js';
+import { ApiError } from '../lib/errors.js';
+import { sendPage } from '../http/html.js';
 import { LIMITS } from '../lib/limits.js';
 
 // Booleans and integers arrive as JSON; string settings arrive raw.
@@ -56,9 +59,17 @@ export const settingsRoutes = [
     auth: 'none',
     summary: 'Completes an e-mail address change',
     params: { key: str() },
-    handler: async ({ app, realm, params: p }) => {
-      const user = await doConfirmEmailChange(app, realm, p.key);
-      return { email: user.deliveryEmail };
+    handler: async ({ app, realm, params: p, req, reply }) => {
+      // The link is opened from the mail, in a browser: it gets a page; API clients keep the JSON answer.
+      const browser = /\btext\/html\b/.test(String(req.headers.accept ?? ''));
+      try {
+        const user = await doConfirmEmailChange(app, realm, p.key);
+        if (browser) return sendPage(reply, 200, problemPage('E-mail address changed', `Your account's e-mail address is now ${user.deliveryEmail}.`));
+        return { email: user.deliveryEmail };
+      } catch (err) {
+        if (!browser || !(err instanceof ApiError)) throw err;
+        await sendPage(reply, err.status, problemPage('E-mail address not changed', err.message));
+      }
     },
   }),
 ];

@@ -1,6 +1,9 @@
-// The web app at `/`: its page for a person with a session (else the login page, which brings them back), and
+// The web app at `/`: its page for a person with a session (else the login page, which brings them back; on an
+// empty server the page that creates the organization, src/routes/first-start.ts), and
 // its built files under /static/.
+import { firstStartPage } from '../format/account-pages.js';
 import { problemPage } from '../format/pages.js';
+import { resolveRealmIfAny } from '../http/auth.js';
 import { NotFoundError } from '../lib/errors.js';
 import { redirectPage, sendPage } from '../http/html.js';
 import { str } from '../http/params.js';
@@ -10,8 +13,11 @@ import { sendAppPage, sendAsset, webAsset } from '../http/web-assets.js';
 
 export const webAppRoutes = [
   route({
-    method: 'GET', path: '/', root: true, page: true, auth: 'none', summary: 'Web app', params: {},
-    handler: async ({ app, realm, req, reply }) => {
+    method: 'GET', path: '/', root: true, page: true, auth: 'bare', summary: 'Web app', params: {},
+    handler: async ({ app, req, reply }) => {
+      // An empty server (no organization yet) offers to create one.
+      const realm = await resolveRealmIfAny(app, req);
+      if (!realm) return sendPage(reply, 200, firstStartPage({}));
       // The view after # stays with the browser across the redirect, and the login page keeps it.
       if (!(await sessionOf(app, realm, req))) return redirectPage(reply, 302, '/login/');
       const page = webAsset('index.html');

@@ -22,6 +22,7 @@ import { botStorage } from './migrations/021-bot-storage.js';
 import { uploadSpace } from './migrations/025-upload-space.js';
 import { mobile } from './migrations/030-mobile.js';
 import { referenceApi } from './migrations/031-reference-api.js';
+import { mail } from './migrations/032-mail.js';
 import { historyIndexes } from './migrations/027-history-indexes.js';
 import { imagePreviews } from './migrations/028-image-previews.js';
 import { sessions } from './migrations/029-sessions.js';
@@ -54,6 +55,7 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '027-history-indexes': historyIndexes,
   '028-image-previews': imagePreviews,
   '029-sessions': sessions,
+  '032-mail': mail,
   '033-integrations': integrations,
 };
 

@@ -41,6 +41,8 @@ import type { ChannelEmailTokenTable, WebhookDeliveryTable } from './schema-inte
 
 export type * from './schema-features.js';
 export type * from './schema-integrations.js';
+export type * from './schema-mail.js';
+import type { MissedMessageNoticeTable, PasswordResetTable } from './schema-mail.js';
 
 export interface RealmTable {
   id: Generated<number>;
@@ -250,6 +252,8 @@ export interface Schema {
   channel_email_tokens: ChannelEmailTokenTable;
   image_previews: ImagePreviewTable;
   sessions: SessionTable;
+  password_resets: PasswordResetTable;
+  missed_message_notices: MissedMessageNoticeTable;
   reactions: ReactionTable;
   realm_emoji: RealmEmojiTable;
   linkifiers: LinkifierTable;
