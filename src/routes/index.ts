@@ -44,6 +44,7 @@ import { playgroundRoutes } from './playgrounds.js';
 import { welcomeBotRoutes } from './welcome-bot.js';
 import { loginRoutes } from './login.js';
 import { webAppRoutes } from './web-app.js';
+import { webhookRoutes } from './webhooks.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -94,6 +95,7 @@ export function allRoutes(): AnyRoute[] {
     ...welcomeBotRoutes,
     ...loginRoutes,
     ...webAppRoutes,
+    ...webhookRoutes,
   );
   return routes;
 }

@@ -132,6 +132,14 @@ export async function findUserForLogin(db: Db, realmId: number, username: string
   return user && (emailKey(user.email) === key || emailKey(user.deliveryEmail) === key) ? user : undefined;
 }
 
+// The user holding an API key (keys are unique across organizations), for incoming webhooks that name only
+// their key.
+export async function findUserByApiKey(db: Db, realmId: number, apiKey: string): Promise<User | undefined> {
+  if (!apiKey || apiKey.length > 64 || apiKey.includes('\u0000')) return undefined;
+  const row = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('api_key', '=', apiKey).executeTakeFirst();
+  return row ? toUser(row) : undefined;
+}
+
 // Ids are 32-bit integer columns; PostgreSQL refuses to compare them with anything larger.
 const MAX_ID = 2 ** 31 - 1;
 export const isStoredId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_ID;
