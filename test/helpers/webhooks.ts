@@ -38,3 +38,15 @@ export async function lastDm(server: TestServer, who: 'hamlet' | 'iago'): Promis
   const { messages } = await fetchMessages(server, who, { anchor: 'newest', num_before: 1, num_after: 0, apply_markdown: false, narrow: [{ operator: 'is', operand: 'dm' }] });
   return messages[messages.length - 1];
 }
+
+// Posts a payload and returns the messages it made in the channel, oldest first.
+export async function postsFrom(server: TestServer, integration: string, query: Record<string, string>, body: string, headers: Record<string, string> = {}) {
+  const channel = query.stream;
+  const before = await lastInChannel(server, channel).catch(() => undefined);
+  const reply = await postHook(server, integration, query, body, headers);
+  const { messages } = await fetchMessages(server, 'hamlet', {
+    anchor: before ? before.id : 'oldest', include_anchor: false, num_before: 0, num_after: 20, apply_markdown: false,
+    narrow: [{ operator: 'channel', operand: channel }],
+  });
+  return { reply, posts: (messages as { subject: string; content: string }[]).map((m) => ({ topic: m.subject, content: m.content })) };
+}
