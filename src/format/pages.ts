@@ -17,7 +17,7 @@ h1{font-size:1.4rem;margin-top:0}label{display:block;margin:1rem 0 .3rem;font-we
 input{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem}button{margin-top:1.5rem;padding:.6rem 1.2rem;font-size:1rem}
 .error{background:#fde8e8;color:#8a1f1f;padding:.7rem;border-radius:4px}code{word-break:break-all}`;
 
-function page(title: string, body: string, script?: string): string {
+export function page(title: string, body: string, script?: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -45,6 +45,7 @@ import { welcomeBotRoutes } from './welcome-bot.js';
 import { loginRoutes } from './login.js';
 import { webAppRoutes } from './web-app.js';
 import { webhookRoutes } from './webhooks.js';
+import { integrationRoutes } from './integrations.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -96,6 +97,7 @@ export function allRoutes(): AnyRoute[] {
     ...loginRoutes,
     ...webAppRoutes,
     ...webhookRoutes,
+    ...integrationRoutes,
   );
   return routes;
 }
