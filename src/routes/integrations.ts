@@ -4,14 +4,17 @@ import { integrationsPage } from '../format/integrations-page.js';
 import { redirectPage, sendPage } from '../http/html.js';
 import { int, str } from '../http/params.js';
 import { route } from '../http/route.js';
+import { sessionOf } from '../http/session.js';
 
 export const integrationRoutes = [
   route({
-    method: 'GET', path: '/integrations', root: true, page: true, auth: 'optional', summary: 'Web app: the incoming-webhook URLs of each integration (administrators)',
+    method: 'GET', path: '/integrations', root: true, page: true, auth: 'none', summary: 'Web app: the incoming-webhook URLs of each integration (administrators)',
     params: { bot: int().optional(), stream: str().optional() },
-    handler: async ({ app, realm, user, params, reply }) => {
-      if (!user) return redirectPage(reply, 302, '/login/?next=/integrations/');
-      const view = await accessIntegrationsPage(app, realm, user, params.bot, params.stream);
+    // The browser's session only (as the login page reads it): API credentials do not open pages.
+    handler: async ({ app, realm, params, req, reply }) => {
+      const found = await sessionOf(app, realm, req);
+      if (!found) return redirectPage(reply, 302, '/login/?next=/integrations/');
+      const view = await accessIntegrationsPage(app, realm, found.user, params.bot, params.stream);
       await sendPage(reply, 200, integrationsPage(realm.name, view));
     },
   }),
