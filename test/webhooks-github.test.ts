@@ -146,7 +146,7 @@ test('X-Hub-Signature-256: with a webhook_secret in the bot\'s config_data, only
   const body = fixture('github', 'issues');
   const sign = (secret: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
   const q = { api_key: signed.apiKey, stream: channel };
-  for (const headers of [{}, { 'X-Hub-Signature-256': sign('wrong') }]) {
+  for (const headers of [{}, { 'X-Hub-Signature-256': sign('wrong') }] as Record<string, string>[]) {
     const reply = await postHook(server, 'github', q, body, { 'X-GitHub-Event': 'issues', ...headers });
     assert.equal(reply.status, 401, reply.text);
     assert.equal(reply.body.code, 'INVALID_WEBHOOK_SIGNATURE');
