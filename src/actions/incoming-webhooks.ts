@@ -38,16 +38,22 @@ export function accessIntegration(name: string): Integration {
   return integration;
 }
 
-// JSON in the body, or in a form's `payload` field (Slack's form, GitHub's "application/x-www-form-urlencoded").
-function payloadOf(body: unknown): unknown {
+const parseJson = (raw: string) => {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    throw new ApiError('Malformed JSON', 'INVALID_JSON', 400);
+  }
+};
+
+// JSON in the body, or in a form's `payload` field (Slack's form, GitHub's "application/x-www-form-urlencoded"),
+// or a JSON body mislabelled as a form (the reference reads the body whatever its label says).
+function payloadOf(body: unknown, rawBody: string | undefined): unknown {
   if (body instanceof URLSearchParams) {
     const raw = body.get('payload');
-    if (raw === null) throw new ApiError("Missing 'payload' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'payload' });
-    try {
-      return JSON.parse(raw);
-    } catch {
-      throw new ApiError('Malformed JSON', 'INVALID_JSON', 400);
-    }
+    if (raw !== null) return parseJson(raw);
+    if (rawBody && /^\s*[[{]/.test(rawBody)) return parseJson(rawBody);
+    throw new ApiError("Missing 'payload' argument", 'REQUEST_VARIABLE_MISSING', 400, { var_name: 'payload' });
   }
   if (body === undefined || body === null) throw new ApiError('Malformed JSON', 'INVALID_JSON', 400);
   return body;
@@ -92,7 +98,7 @@ function wanted(event: string, only: string[] | null, exclude: string[] | null):
 
 export async function doIncomingWebhook(app: App, realm: Realm, bot: User, input: WebhookInput): Promise<void> {
   const integration = accessIntegration(input.integration);
-  const payload = payloadOf(input.body);
+  const payload = payloadOf(input.body, input.rawBody);
   await checkSignature(app, bot, integration, input);
   if (integration.eventHeader && header(input.headers, integration.eventHeader) === undefined) {
     throw new ApiError(`Missing the HTTP event header '${integration.eventHeader}'`, 'MISSING_HTTP_EVENT_HEADER', 400, { header: integration.eventHeader });

@@ -38,11 +38,8 @@ export const alertmanager: Integration = {
   },
 };
 
-// "<time:…>" shows a time in each reader's zone.
-function globalTime(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : `<time:${d.toISOString().replace(/\.\d{3}Z$/, '+00:00').replace(/Z$/, '+00:00')}>`;
-}
+// "<time:…>" shows a time in each reader's zone; the tool's own ISO text is kept, as the reference's tests expect.
+const globalTime = (iso: string) => `<time:${iso}>`;
 
 const entries = (o: unknown) => Object.entries(obj(o)).map(([k, v]) => `- ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}\n`).join('');
 
