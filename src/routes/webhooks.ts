@@ -10,7 +10,10 @@ export const webhookRoutes = [
     method: 'POST',
     path: '/api/v1/external/{integration}',
     root: true,
-    auth: 'user',
+    // The caller is required, but named by `api_key` as often as by Basic credentials (src/http/auth.ts
+    // authenticateWebhook): without either, the reference's 400 for a missing api_key, not the 401 of routes
+    // that take Basic credentials only.
+    auth: 'optional',
     webhook: true,
     allowIncomingWebhooks: true,
     summary: 'An incoming webhook: a tool posts its event, the bot posts it in a channel',
@@ -27,7 +30,7 @@ export const webhookRoutes = [
       desc: str().optional(),
     },
     handler: async ({ app, realm, user, params, req, reply }) => {
-      await doIncomingWebhook(app, realm, user, {
+      await doIncomingWebhook(app, realm, user!, {
         integration: params.integration,
         body: req.body,
         rawBody: rawBodies.get(req),
