@@ -78,6 +78,15 @@ test('mutated payloads of every integration: never a 5xx, always the envelope', 
   assert.deepEqual(await consistencyProblems(server), []);
 });
 
+test('NUL in a payload\'s text (which PostgreSQL refuses in text) is posted as U+FFFD', async () => {
+  const p = JSON.parse(fixture('github', 'push__force_1_commit'));
+  p.commits[0].message = 'nul\u0000here';
+  const reply = await postHook(server, 'github', { api_key: bot.apiKey, stream: 'fuzz' }, JSON.stringify(p), { 'X-GitHub-Event': 'push' });
+  assert.equal(reply.status, 200, reply.text);
+  const { messages } = (await server.as('hamlet').get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, apply_markdown: false, narrow: [{ operator: 'channel', operand: 'fuzz' }] })).body;
+  assert.match(messages[0].content, /nul\ufffdhere/);
+});
+
 test('payloads that are not objects, and a GitHub event header naming nothing, are refused or ignored cleanly', async () => {
   for (const [integration, headers] of [['github', { 'X-GitHub-Event': 'push' }], ['gitlab', { 'X-Gitlab-Event': 'Push Hook' }], ['alertmanager', {}], ['grafana', {}], ['sentry', {}], ['jira', {}], ['slack_incoming', {}]] as const) {
     for (const body of ['[]', '"text"', '42', 'null', '[[[[[[[[[[]]]]]]]]]]']) {

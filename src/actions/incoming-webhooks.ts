@@ -117,9 +117,12 @@ export async function doIncomingWebhook(app: App, realm: Realm, bot: User, input
   const exclude = jsonList(input.params, 'exclude_events');
   for (const m of messages) {
     if (!wanted(m.event, only, exclude)) continue;
-    await sendAsBot(app, realm, bot, integration, input.params.stream, userTopic ?? m.topic, m.content);
+    await sendAsBot(app, realm, bot, integration, input.params.stream, withoutNul(userTopic ?? m.topic), withoutNul(m.content));
   }
 }
+
+// A payload's text may hold NUL, which no message may (PostgreSQL refuses it in text): shown as U+FFFD.
+const withoutNul = (s: string) => (s.includes('\u0000') ? s.replace(/\u0000/g, '\ufffd') : s);
 
 async function sendAsBot(app: App, realm: Realm, bot: User, integration: Integration, stream: string | undefined, topic: string, content: string): Promise<void> {
   const realmUrl = organizationUrl(app, realm);
