@@ -138,6 +138,10 @@ test('a payload without the fields of its event is a 400, not a 500; no X-GitHub
   assert.equal(reply.status, 400);
   assert.equal(reply.body.msg, "Missing the HTTP event header 'X-GitHub-Event'");
   assert.equal(reply.body.code, 'MISSING_HTTP_EVENT_HEADER');
+  // The bot's owner hears why, from the Notification Bot (the reference's notice).
+  const { messages } = (await server.as('hamlet').get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, apply_markdown: false, narrow: [{ operator: 'is', operand: 'dm' }] })).body;
+  assert.match(messages[0].sender_email, /^notification-bot@/);
+  assert.equal(messages[0].content, "Hi there!  Your bot Hook gh just sent an HTTP request to /api/v1/external/github that\nis missing the HTTP X-GitHub-Event header.  Because this header is how\nGitHub indicates the event type, this usually indicates a configuration\nissue, where you either entered the URL for a different integration, or are running\nan older version of the third-party service that doesn't provide that header.\nAsk your organization's administrators if you need help debugging!");
 });
 
 test('X-Hub-Signature-256: with a webhook_secret in the bot\'s config_data, only requests signed with it post', async () => {

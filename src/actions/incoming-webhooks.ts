@@ -101,6 +101,7 @@ export async function doIncomingWebhook(app: App, realm: Realm, bot: User, input
   const payload = payloadOf(input.body, input.rawBody);
   await checkSignature(app, bot, integration, input);
   if (integration.eventHeader && header(input.headers, integration.eventHeader) === undefined) {
+    await noticeToOwner(app, realm, bot, missingHeaderNotice(bot, integration));
     throw new ApiError(`Missing the HTTP event header '${integration.eventHeader}'`, 'MISSING_HTTP_EVENT_HEADER', 400, { header: integration.eventHeader });
   }
   const userTopic = input.params.topic;
@@ -141,6 +142,14 @@ async function sendAsBot(app: App, realm: Realm, bot: User, integration: Integra
       : `Your bot \`${bot.deliveryEmail}\` tried to send a message to channel #**${target}**, but that channel does not exist. Click [here](#channels/new) to create it.`);
   }
 }
+
+// The reference's words, but for its support address: this server has none to give.
+const missingHeaderNotice = (bot: User, integration: Integration) => `Hi there!  Your bot ${bot.fullName} just sent an HTTP request to /api/v1/external/${integration.name} that
+is missing the HTTP ${integration.eventHeader} header.  Because this header is how
+${integration.displayName} indicates the event type, this usually indicates a configuration
+issue, where you either entered the URL for a different integration, or are running
+an older version of the third-party service that doesn't provide that header.
+Ask your organization's administrators if you need help debugging!`;
 
 // A misconfigured tool may post many times a minute: its owner hears of it once a minute.
 async function noticeToOwner(app: App, realm: Realm, bot: User, content: string): Promise<void> {
