@@ -158,4 +158,12 @@ test('X-Hub-Signature-256: with a webhook_secret in the bot\'s config_data, only
   const reply = await postHook(server, 'github', q, body, { 'X-GitHub-Event': 'issues', 'X-Hub-Signature-256': sign('s3cret') });
   assert.equal(reply.status, 200, reply.text);
   assert.equal((await lastInChannel(server, channel)).sender_id, signed.id);
+  // The secret is write-only: the bot's record does not show it.
+  const { bots } = assertSuccess(await server.as('hamlet').get('/bots'));
+  assert.doesNotMatch(JSON.stringify(bots.find((b: { user_id: number }) => b.user_id === signed.id) ?? bots), /s3cret/);
+  // Given at creation, and turned off with an empty value.
+  const created = assertSuccess(await server.as('hamlet').post('/bots', { full_name: 'Hook born signed', short_name: 'ghborn', bot_type: 2, config_data: JSON.stringify({ webhook_secret: 'early' }) }));
+  assert.equal((await postHook(server, 'github', { api_key: created.api_key, stream: channel }, body, { 'X-GitHub-Event': 'issues' })).status, 401);
+  assertSuccess(await server.as('hamlet').patch(`/bots/${created.user_id}`, { config_data: JSON.stringify({ webhook_secret: '' }) }));
+  assert.equal((await postHook(server, 'github', { api_key: created.api_key, stream: channel }, body, { 'X-GitHub-Event': 'issues' })).status, 200);
 });
