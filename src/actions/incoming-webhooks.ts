@@ -123,7 +123,7 @@ export async function doIncomingWebhook(app: App, realm: Realm, bot: User, input
 }
 
 // A payload's text may hold NUL, which no message may (PostgreSQL refuses it in text): shown as U+FFFD.
-const withoutNul = (s: string) => (s.includes('\u0000') ? s.replace(/\u0000/g, '\ufffd') : s);
+const withoutNul = (s: string) => (s.includes('\u0000') ? s.replaceAll('\u0000', '\ufffd') : s);
 
 async function sendAsBot(app: App, realm: Realm, bot: User, integration: Integration, stream: string | undefined, topic: string, content: string): Promise<void> {
   const realmUrl = organizationUrl(app, realm);

@@ -3,6 +3,7 @@
 import type { App } from '../app.js';
 import { AccessDeniedError } from '../http/errors.js';
 import { BOT_TYPE } from '../format/bots.js';
+import type { IntegrationsView } from '../format/integrations-page.js';
 import { INTEGRATIONS } from '../integrations/index.js';
 import { organizationUrl } from '../lib/urls.js';
 import { isRealmAdmin } from '../permissions/channels.js';
@@ -11,12 +12,6 @@ import type { Realm } from '../store/realms.js';
 import { listStreams } from '../store/streams.js';
 import { listUsers, type User } from '../store/users.js';
 
-export interface IntegrationsView {
-  bots: { id: number; name: string }[];
-  channels: string[];
-  chosen: { botId: number; channel: string } | null;
-  urls: { name: string; displayName: string; events: readonly string[]; url: string; header?: string }[];
-}
 
 export async function accessIntegrationsPage(app: App, realm: Realm, user: User, botId: number | undefined, channel: string | undefined): Promise<IntegrationsView> {
   if (!isRealmAdmin(user)) throw new AccessDeniedError('Only organization administrators can see the integrations page.');

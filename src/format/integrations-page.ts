@@ -1,8 +1,14 @@
 // The integrations page (src/routes/integrations.ts): a plain GET form (bot, channel) and, once chosen, each
 // integration's URL. No script: the answer to the form is the page itself.
 import { escapeHtml } from '../lib/text.js';
-import type { IntegrationsView } from '../actions/integrations-page.js';
 import { page } from './pages.js';
+
+export interface IntegrationsView {
+  bots: { id: number; name: string }[];
+  channels: string[];
+  chosen: { botId: number; channel: string } | null;
+  urls: { name: string; displayName: string; events: readonly string[]; url: string; header?: string }[];
+}
 
 const WIDE = '<style>main{max-width:52rem}select{width:100%;padding:.4rem;font-size:1rem}section{margin-top:1.5rem}code{display:block;background:#f3f3f3;padding:.5rem;border-radius:4px}</style>';
 

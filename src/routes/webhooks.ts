@@ -1,6 +1,7 @@
 // Incoming webhooks at the reference's address: POST /api/v1/external/{integration}?api_key=…&stream=…[&topic=…].
 // The body is the tool's payload; parameters come from the URL (src/http/route.ts `webhook`).
 import { doIncomingWebhook } from '../actions/incoming-webhooks.js';
+import { MissingArgumentError } from '../http/errors.js';
 import { rawBodies } from '../http/request-values.js';
 import { str } from '../http/params.js';
 import { route } from '../http/route.js';
@@ -30,7 +31,9 @@ export const webhookRoutes = [
       desc: str().optional(),
     },
     handler: async ({ app, realm, user, params, req, reply }) => {
-      await doIncomingWebhook(app, realm, user!, {
+      // Never reached without a caller: authenticateWebhook refuses first.
+      if (!user) throw new MissingArgumentError('api_key');
+      await doIncomingWebhook(app, realm, user, {
         integration: params.integration,
         body: req.body,
         rawBody: rawBodies.get(req),
