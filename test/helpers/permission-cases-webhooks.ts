@@ -6,6 +6,8 @@
 // the login page.
 import type { Case, Outcome } from './permission-fixtures.js';
 
+const BAD_CHANNEL: Outcome = [400, 'BAD_REQUEST', 'Invalid channel ID'];
+const NO_POSTING: Outcome = [400, 'BAD_REQUEST', "Not authorized to send to channel 'Vault'"];
 const MISSING_KEY: Outcome = [400, 'REQUEST_VARIABLE_MISSING', "Missing 'api_key' argument"];
 
 export const WEBHOOK_CASES: Case[] = [
@@ -15,4 +17,13 @@ export const WEBHOOK_CASES: Case[] = [
     other: 200, anon: MISSING_KEY,
   },
   { key: 'GET /integrations', request: () => ({ path: '/accounts/../integrations/' }), html: true, success: 302, other: 302, anon: 302 },
+  // The e-mail gateway's address of a channel (the matrix's server sets a gateway domain): for whoever may post
+  // there; a private channel one is not in is an invalid channel to those who may not see it.
+  { key: 'GET /api/v1/streams/{stream_id}/email_address', request: (f) => ({ path: `/streams/${f.matrix}/email_address` }), other: BAD_CHANNEL },
+  {
+    key: 'GET /api/v1/streams/{stream_id}/email_address', label: 'a private channel', request: (f) => ({ path: `/streams/${f.vault}/email_address` }),
+    ok: [], denied: BAD_CHANNEL, other: BAD_CHANNEL,
+    // Administrators may see the channel, but not post in it unsubscribed: the send rule's refusal.
+    byRole: { owner: NO_POSTING, admin: NO_POSTING },
+  },
 ];
