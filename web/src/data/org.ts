@@ -61,15 +61,6 @@ export function inGroupSetting(groups: Map<number, UserGroup>, value: GroupSetti
 
 export const ROLE = { owner: 100, admin: 200, moderator: 300, member: 400, guest: 600 } as const;
 
-export const ROLE_NAMES: Record<number, string> = { 100: 'Owner', 200: 'Administrator', 300: 'Moderator', 400: 'Member', 600: 'Guest' };
-
-export const systemGroupLabel = (name: string) =>
-  ({
-    'role:internet': 'Everyone on the internet', 'role:everyone': 'Everyone including guests', 'role:members': 'Members',
-    'role:fullmembers': 'Full members', 'role:moderators': 'Moderators', 'role:administrators': 'Administrators',
-    'role:owners': 'Owners', 'role:nobody': 'Nobody',
-  })[name] ?? name;
-
 // Whether the person may do what a realm group setting allows (can_invite_users_group, …).
 export function canDo(s: { groups: Map<number, UserGroup>; realmSettings: Record<string, unknown>; me: { userId: number } }, setting: string): boolean {
   return inGroupSetting(s.groups, s.realmSettings[setting] as GroupSettingValue | undefined, s.me.userId);

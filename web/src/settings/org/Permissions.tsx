@@ -1,0 +1,57 @@
+// Who may do what: every group-based permission of the organization, each given to a group with the group
+// picker (administrators change them; the server checks owner-only ones).
+import { useServer } from '../../data/hooks';
+import type { GroupSettingValue } from '../../api/types';
+import { setRealmGroupSetting } from '../actions';
+import { GroupPicker, Section, Status, useRequest } from '../controls';
+
+// The reference's wording for each setting; any other the server announces is listed after them by its name.
+const LABELS: Record<string, string> = {
+  can_invite_users_group: 'Who can send invitations',
+  create_multiuse_invite_group: 'Who can create reusable invitation links',
+  can_create_public_channel_group: 'Who can create public channels',
+  can_create_private_channel_group: 'Who can create private channels',
+  can_create_web_public_channel_group: 'Who can create web-public channels',
+  can_add_subscribers_group: 'Who can subscribe others to channels',
+  can_add_custom_emoji_group: 'Who can add custom emoji',
+  can_create_groups: 'Who can create user groups',
+  can_manage_all_groups: 'Who can manage all user groups',
+  can_create_bots_group: 'Who can create bots',
+  can_create_write_only_bots_group: 'Who can create bots that send messages only',
+  can_delete_any_message_group: 'Who can delete any message',
+  can_delete_own_message_group: 'Who can delete their own messages',
+  can_move_messages_between_channels_group: 'Who can move messages between channels',
+  can_move_messages_between_topics_group: 'Who can move messages between topics',
+  can_resolve_topics_group: 'Who can resolve topics',
+  can_set_delete_message_policy_group: 'Who can set delete policies of channels',
+  can_set_topics_policy_group: 'Who can set topic policies of channels',
+  can_mention_many_users_group: 'Who can notify many people with @all',
+  can_access_all_users_group: 'Who can see all other users',
+  can_summarize_topics_group: 'Who can summarize topics',
+  can_manage_billing_group: 'Who can manage billing',
+  direct_message_permission_group: 'Who can authorize a direct message conversation',
+  direct_message_initiator_group: 'Who can start a direct message conversation',
+};
+
+export default function Permissions() {
+  const realm = useServer((s) => s.realmSettings);
+  const info = useServer((s) => s.permissionSettings.realm);
+  const groups = useServer((s) => s.groups);
+  const users = useServer((s) => s.users);
+  const admin = useServer((s) => s.me.isAdmin);
+  const [outcome, run] = useRequest();
+  const names = Object.keys(info).filter((n) => n in realm);
+  names.sort((a, b) => (a in LABELS ? Object.keys(LABELS).indexOf(a) : 999) - (b in LABELS ? Object.keys(LABELS).indexOf(b) : 999) || a.localeCompare(b));
+  return (
+    <>
+      <Status outcome={outcome} />
+      <Section title="Permissions" note={admin ? undefined : 'Only organization administrators can change these.'}>
+        {names.map((name) => (
+          <GroupPicker key={name} id={`perm-${name}`} label={LABELS[name] ?? name.replace(/_/g, ' ')} value={realm[name] as GroupSettingValue} groups={groups} info={info[name]}
+            disabled={!admin} userName={(id) => users.get(id)?.full_name ?? `User ${id}`}
+            onChange={(v) => void run(setRealmGroupSetting(name, v, realm[name] as GroupSettingValue))} />
+        ))}
+      </Section>
+    </>
+  );
+}
