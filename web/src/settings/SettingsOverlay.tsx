@@ -12,7 +12,14 @@ export default function SettingsOverlay() {
   const route = useUi((u) => u.settings)!;
   const s = useServer((st) => st);
   const dialog = useRef<HTMLDivElement>(null);
-  useEffect(() => dialog.current?.focus(), []);
+  useEffect(() => {
+    dialog.current?.focus();
+  }, []);
+  // On a narrow window the sections are a scrolling row: keep the current one in sight.
+  // (Braces: Chromium's scrollIntoView returns a promise, which React would take for a clean-up function.)
+  useEffect(() => {
+    dialog.current?.querySelector('.settings-nav [aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [route.section, route.panel]);
   const panels = (route.section === 'settings' ? PERSONAL : ORGANIZATION).filter((p) => p.visible(s));
   const panel = panels.find((p) => p.id === route.panel);
   const all = route.section === 'settings' ? PERSONAL : ORGANIZATION;

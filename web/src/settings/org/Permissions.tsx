@@ -33,6 +33,14 @@ const LABELS: Record<string, string> = {
   direct_message_initiator_group: 'Who can start a direct message conversation',
 };
 
+// The panel's sections, as the reference groups them; settings not named here go under "Other".
+const SECTIONS: [string, string[]][] = [
+  ['Joining and people', ['can_invite_users_group', 'create_multiuse_invite_group', 'can_access_all_users_group', 'direct_message_permission_group', 'direct_message_initiator_group']],
+  ['Channels', ['can_create_public_channel_group', 'can_create_private_channel_group', 'can_create_web_public_channel_group', 'can_add_subscribers_group', 'can_set_delete_message_policy_group', 'can_set_topics_policy_group']],
+  ['Messages', ['can_delete_any_message_group', 'can_delete_own_message_group', 'can_move_messages_between_channels_group', 'can_move_messages_between_topics_group', 'can_resolve_topics_group', 'can_mention_many_users_group', 'can_summarize_topics_group']],
+  ['Groups, emoji and bots', ['can_create_groups', 'can_manage_all_groups', 'can_add_custom_emoji_group', 'can_create_bots_group', 'can_create_write_only_bots_group', 'can_manage_billing_group']],
+];
+
 export default function Permissions() {
   const realm = useServer((s) => s.realmSettings);
   const info = useServer((s) => s.permissionSettings.realm);
@@ -41,17 +49,21 @@ export default function Permissions() {
   const admin = useServer((s) => s.me.isAdmin);
   const [outcome, run] = useRequest();
   const names = Object.keys(info).filter((n) => n in realm);
-  names.sort((a, b) => (a in LABELS ? Object.keys(LABELS).indexOf(a) : 999) - (b in LABELS ? Object.keys(LABELS).indexOf(b) : 999) || a.localeCompare(b));
+  const placed = new Set(SECTIONS.flatMap(([, list]) => list));
+  const sections: [string, string[]][] = [...SECTIONS.map(([title, list]): [string, string[]] => [title, list.filter((n) => names.includes(n))]), ['Other', names.filter((n) => !placed.has(n)).sort()]];
   return (
     <>
+      {!admin && <p className="detail">Only organization administrators can change these.</p>}
       <Status outcome={outcome} />
-      <Section title="Permissions" note={admin ? undefined : 'Only organization administrators can change these.'}>
-        {names.map((name) => (
-          <GroupPicker key={name} id={`perm-${name}`} label={LABELS[name] ?? name.replace(/_/g, ' ')} value={realm[name] as GroupSettingValue} groups={groups} info={info[name]}
-            disabled={!admin} userName={(id) => users.get(id)?.full_name ?? `User ${id}`}
-            onChange={(v) => void run(setRealmGroupSetting(name, v, realm[name] as GroupSettingValue))} />
-        ))}
-      </Section>
+      {sections.filter(([, list]) => list.length).map(([title, list]) => (
+        <Section key={title} title={title}>
+          {list.map((name) => (
+            <GroupPicker key={name} id={`perm-${name}`} label={LABELS[name] ?? name.replace(/_/g, ' ')} value={realm[name] as GroupSettingValue} groups={groups} info={info[name]}
+              disabled={!admin} userName={(id) => users.get(id)?.full_name ?? `User ${id}`}
+              onChange={(v) => void run(setRealmGroupSetting(name, v, realm[name] as GroupSettingValue))} />
+          ))}
+        </Section>
+      ))}
     </>
   );
 }

@@ -30,7 +30,7 @@ export default function Notifications() {
         {toggle('enable_offline_push_notifications', 'Mobile notifications')}
         {toggle('wildcard_mentions_notify', 'Notify me of @all and @channel mentions')}
         {sounds.length > 0 && (
-          <Choice id="notification-sound" label="Sound to play" value={String(settings.notification_sound ?? 'zulip')} options={sounds.map((x): [string, string] => [x, x])} onChange={(v) => void run(setSetting('notification_sound', v))} />
+          <Choice id="notification-sound" label="Sound to play" value={String(settings.notification_sound ?? 'zulip')} options={sounds.map((x): [string, string] => [x, x[0].toUpperCase() + x.slice(1)])} onChange={(v) => void run(setSetting('notification_sound', v))} />
         )}
       </Section>
       <Section title="Followed topics">

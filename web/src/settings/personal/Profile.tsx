@@ -47,7 +47,7 @@ export default function Profile() {
       </Section>
       <Section title="Avatar">
         <div className="avatar-edit">
-          {preview ? <img className="avatar-preview" src={preview.url} alt="New avatar" width={96} height={96} /> : <Avatar userId={me.userId} size={96} />}
+          {preview ? <img className="avatar-preview" src={preview.url} alt="New avatar" width={64} height={64} /> : <Avatar userId={me.userId} size={64} />}
           {!avatarLocked && (
             <div className="settings-stack">
               <label className="button file-button">
