@@ -13,7 +13,7 @@ export const setProfileField = (id: number, value: string | null) => api.call('P
 
 // The reference web app asks for the password again before showing the key (POST /json/fetch_api_key).
 export async function fetchApiKey(password: string): Promise<string> {
-  const res: { api_key: string } = await api.call('POST /fetch_api_key', { username: state().me.deliveryEmail, password });
+  const res: { api_key: string } = await api.call('POST /fetch_api_key', { username: state().me.deliveryEmail, password }, { passwordCheck: true });
   return res.api_key;
 }
 

@@ -38,23 +38,44 @@ export function Section({ title, children, note }: { title: string; children: Re
   );
 }
 
-export function Toggle({ label, checked, onChange, disabled }: { label: string; checked: boolean; onChange(v: boolean): void; disabled?: boolean }) {
+// A control's change shows at once; the server's event confirms it (the value then comes back as the prop),
+// a refusal puts the old value back. `change` returns what run() returns: undefined when the request failed.
+type Change<V> = (v: V) => Promise<unknown> | void;
+
+function usePending<V>(value: V, change: Change<V>): [V, (v: V) => void] {
+  const [pending, setPending] = useState<{ v: V; from: V } | null>(null);
+  const shown = pending && pending.from === value ? pending.v : value;
+  const set = (v: V) => {
+    setPending({ v, from: value });
+    void Promise.resolve(change(v)).then((ok) => ok === undefined && setPending(null));
+  };
+  return [shown, set];
+}
+
+export function Check({ checked, onChange, label, disabled }: { checked: boolean; onChange: Change<boolean>; label: string; disabled?: boolean }) {
+  const [shown, set] = usePending(checked, onChange);
+  return <input type="checkbox" aria-label={label} checked={shown} disabled={disabled} onChange={(e) => set(e.target.checked)} />;
+}
+
+export function Toggle({ label, checked, onChange, disabled }: { label: string; checked: boolean; onChange: Change<boolean>; disabled?: boolean }) {
+  const [shown, set] = usePending(checked, onChange);
   return (
     <label className="settings-toggle">
-      <input type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} /> {label}
+      <input type="checkbox" checked={shown} disabled={disabled} onChange={(e) => set(e.target.checked)} /> {label}
     </label>
   );
 }
 
 export function Choice<V extends string | number>({ id, label, value, options, onChange, disabled }: {
-  id: string; label: string; value: V; options: [V, string][]; onChange(v: V): void; disabled?: boolean;
+  id: string; label: string; value: V; options: [V, string][]; onChange: Change<V>; disabled?: boolean;
 }) {
+  const [shown, set] = usePending(value, onChange);
   return (
     <div className="settings-field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={String(value)} disabled={disabled} onChange={(e) => {
+      <select id={id} value={String(shown)} disabled={disabled} onChange={(e) => {
         const picked = options.find(([v]) => String(v) === e.target.value);
-        if (picked) onChange(picked[0]);
+        if (picked) set(picked[0]);
       }}>
         {options.map(([v, text]) => <option key={String(v)} value={String(v)}>{text}</option>)}
       </select>
@@ -116,10 +137,11 @@ export function describeGroupValue(groups: Map<number, UserGroup>, value: GroupS
 // One group-based permission: a group, or (kept as it is) a combination set elsewhere.
 export function GroupPicker({ id, label, value, groups, info, onChange, disabled, userName }: {
   id: string; label: string; value: GroupSettingValue | undefined; groups: Map<number, UserGroup>; info: PermissionSettingInfo | undefined;
-  onChange(v: number): void; disabled?: boolean; userName(id: number): string;
+  onChange: Change<number>; disabled?: boolean; userName(id: number): string;
 }) {
   const options = groupOptions(groups, info);
-  const custom = typeof value !== 'number';
+  const [shown, set] = usePending(value, onChange as Change<GroupSettingValue | undefined>);
+  const custom = typeof shown !== 'number';
   if (disabled) {
     return (
       <div className="settings-field">
@@ -131,8 +153,8 @@ export function GroupPicker({ id, label, value, groups, info, onChange, disabled
   return (
     <div className="settings-field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} className="group-picker" value={custom ? 'custom' : String(value)} onChange={(e) => e.target.value !== 'custom' && onChange(Number(e.target.value))}>
-        {custom && <option value="custom">{describeGroupValue(groups, value, userName)}</option>}
+      <select id={id} className="group-picker" value={custom ? 'custom' : String(shown)} onChange={(e) => e.target.value !== 'custom' && set(Number(e.target.value))}>
+        {custom && <option value="custom">{describeGroupValue(groups, shown, userName)}</option>}
         {options.map(([gid, name]) => <option key={gid} value={gid}>{name}</option>)}
       </select>
     </div>

@@ -29,9 +29,9 @@ function ChannelDetail({ channel }: { channel: Channel & Record<string, unknown>
         <TextSetting id="channel-name" label="Name" value={channel.name} disabled={!admin} maxLength={60} onSave={(v) => void run(updateChannel(channel.stream_id, { new_name: v }))} />
         <TextSetting id="channel-description" label="Description" value={channel.description} disabled={!admin} maxLength={1024} onSave={(v) => void run(updateChannel(channel.stream_id, { description: v }))} />
         <Choice id="channel-privacy" label="Who can see it" value={privacy} disabled={!admin} options={[['public', 'Public: members can join'], ['private', 'Private: by invitation'], ['web', 'Web-public: anyone on the internet']]}
-          onChange={(v) => void run(updateChannel(channel.stream_id, v === 'web' ? { is_private: false, is_web_public: true } : { is_private: v === 'private', is_web_public: false }))} />
+          onChange={(v) => run(updateChannel(channel.stream_id, v === 'web' ? { is_private: false, is_web_public: true } : { is_private: v === 'private', is_web_public: false }))} />
         <Choice id="channel-folder" label="Folder" value={String(channel.folder_id ?? '')} disabled={!admin} options={[['', 'None'], ...folders.map((f): [string, string] => [String(f.id), f.name])]}
-          onChange={(v) => void run(updateChannel(channel.stream_id, { folder_id: v === '' ? null : Number(v) }))} />
+          onChange={(v) => run(updateChannel(channel.stream_id, { folder_id: v === '' ? null : Number(v) }))} />
       </Section>
       <Section title={`Subscribers${members ? ` (${members.length})` : ''}`}>
         <PeoplePicker label="Subscribe someone" exclude={members ?? []} disabled={!mayAdd || channel.is_archived} onPick={(id) => void run(addSubscribers(channel.name, [id]), 'Subscribed').then(load)} />
@@ -44,7 +44,7 @@ function ChannelDetail({ channel }: { channel: Channel & Record<string, unknown>
       <Section title="Permissions">
         {Object.keys(s.permissionSettings.stream).filter((k) => k in channel).map((k) => (
           <GroupPicker key={k} id={`channel-${k}`} label={k.replace(/^can_/, 'Who can ').replace(/_group$/, '').replace(/_/g, ' ')} value={channel[k] as GroupSettingValue} groups={s.groups}
-            info={s.permissionSettings.stream[k]} disabled={!admin} userName={userName} onChange={(v) => void run(updateChannel(channel.stream_id, { [k]: { new: v, old: channel[k] } }))} />
+            info={s.permissionSettings.stream[k]} disabled={!admin} userName={userName} onChange={(v) => run(updateChannel(channel.stream_id, { [k]: { new: v, old: channel[k] } }))} />
         ))}
       </Section>
       {admin && (channel.is_archived

@@ -15,7 +15,7 @@ export default function DefaultChannels() {
       <Status outcome={outcome} />
       <Section title="Add a default channel">
         <form className="settings-inline" onSubmit={(e) => { e.preventDefault(); if (pick) void run(addDefaultChannel(Number(pick)), 'Added').then(() => setPick('')); }}>
-          <select aria-label="Channel" value={pick} onChange={(e) => setPick(e.target.value)}>
+          <select aria-label="Default channel to add" value={pick} onChange={(e) => setPick(e.target.value)}>
             <option value="">Choose a channel…</option>
             {others.map((c) => <option key={c.stream_id} value={c.stream_id}>#{c.name}</option>)}
           </select>

@@ -59,7 +59,7 @@ function GroupDetail({ group }: { group: UserGroup }) {
       <Section title="Permissions">
         {Object.keys(s.permissionSettings.group).filter((k) => k in group).map((k) => (
           <GroupPicker key={k} id={`group-${k}`} label={GROUP_LABELS[k] ?? k.replace(/_/g, ' ')} value={group[k] as GroupSettingValue} groups={s.groups} info={s.permissionSettings.group[k]}
-            disabled={!manage} userName={userName} onChange={(v) => void run(updateGroup(group.id, { [k]: { new: v, old: group[k] } }))} />
+            disabled={!manage} userName={userName} onChange={(v) => run(updateGroup(group.id, { [k]: { new: v, old: group[k] } }))} />
         ))}
       </Section>
       {manage && <Confirm label="Deactivate this group?" onConfirm={() => void run(deactivateGroup(group.id), 'Group deactivated')}>Deactivate group</Confirm>}

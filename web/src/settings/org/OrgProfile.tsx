@@ -7,7 +7,7 @@ export default function OrgProfile() {
   const realm = useServer((s) => s.realmSettings);
   const admin = useServer((s) => s.me.isAdmin);
   const [outcome, run] = useRequest();
-  const toggle = (name: string, label: string) => <Toggle label={label} checked={!!realm[name]} disabled={!admin} onChange={(v) => void run(updateRealm({ [name]: v }))} />;
+  const toggle = (name: string, label: string) => <Toggle label={label} checked={!!realm[name]} disabled={!admin} onChange={(v) => run(updateRealm({ [name]: v }))} />;
   return (
     <>
       <Status outcome={outcome} />

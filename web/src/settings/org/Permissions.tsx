@@ -60,7 +60,7 @@ export default function Permissions() {
           {list.map((name) => (
             <GroupPicker key={name} id={`perm-${name}`} label={LABELS[name] ?? name.replace(/_/g, ' ')} value={realm[name] as GroupSettingValue} groups={groups} info={info[name]}
               disabled={!admin} userName={(id) => users.get(id)?.full_name ?? `User ${id}`}
-              onChange={(v) => void run(setRealmGroupSetting(name, v, realm[name] as GroupSettingValue))} />
+              onChange={(v) => run(setRealmGroupSetting(name, v, realm[name] as GroupSettingValue))} />
           ))}
         </Section>
       ))}

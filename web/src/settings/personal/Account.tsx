@@ -58,7 +58,7 @@ export default function Account() {
   const emailLocked = useServer((s) => !!s.realmSettings.email_changes_disabled && !s.me.isAdmin);
   const [outcome, run] = useRequest();
   const [newEmail, setNewEmail] = useState('');
-  const toggle = (name: string, label: string) => <Toggle label={label} checked={!!settings[name]} onChange={(v) => void run(setSetting(name, v))} />;
+  const toggle = (name: string, label: string) => <Toggle label={label} checked={!!settings[name]} onChange={(v) => run(setSetting(name, v))} />;
   return (
     <>
       <Status outcome={outcome} />
@@ -84,7 +84,7 @@ export default function Account() {
         {toggle('send_private_typing_notifications', 'Let recipients see when I’m typing direct messages')}
         {toggle('send_stream_typing_notifications', 'Let recipients see when I’m typing channel messages')}
         <Choice id="email-visibility" label="Who can see my real e-mail address" value={Number(settings.email_address_visibility ?? 1)} options={EMAIL_VISIBILITY}
-          onChange={(v) => void run(setSetting('email_address_visibility', v))} />
+          onChange={(v) => run(setSetting('email_address_visibility', v))} />
       </Section>
     </>
   );

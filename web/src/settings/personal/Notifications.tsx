@@ -3,7 +3,7 @@
 import { useServer } from '../../data/hooks';
 import type { Subscription } from '../../api/types';
 import { setSetting, setSubscriptionProperty } from '../actions';
-import { Choice, Section, Status, Toggle, useRequest } from '../controls';
+import { Check, Choice, Section, Status, Toggle, useRequest } from '../controls';
 
 const PER_CHANNEL: [string, string, string][] = [
   ['desktop_notifications', 'enable_stream_desktop_notifications', 'Desktop'],
@@ -16,7 +16,7 @@ export default function Notifications() {
   const settings = useServer((s) => s.settings);
   const subs = useServer((s) => s.subs);
   const [outcome, run] = useRequest();
-  const toggle = (name: string, label: string) => <Toggle label={label} checked={!!settings[name]} onChange={(v) => void run(setSetting(name, v))} />;
+  const toggle = (name: string, label: string) => <Toggle label={label} checked={!!settings[name]} onChange={(v) => run(setSetting(name, v))} />;
   const sounds = (settings.available_notification_sounds as string[] | undefined) ?? [];
   const list = [...subs.values()].filter((c) => !c.is_archived).sort((a, b) => a.name.localeCompare(b.name));
   return (
@@ -30,7 +30,7 @@ export default function Notifications() {
         {toggle('enable_offline_push_notifications', 'Mobile notifications')}
         {toggle('wildcard_mentions_notify', 'Notify me of @all and @channel mentions')}
         {sounds.length > 0 && (
-          <Choice id="notification-sound" label="Sound to play" value={String(settings.notification_sound ?? 'zulip')} options={sounds.map((x): [string, string] => [x, x[0].toUpperCase() + x.slice(1)])} onChange={(v) => void run(setSetting('notification_sound', v))} />
+          <Choice id="notification-sound" label="Sound to play" value={String(settings.notification_sound ?? 'zulip')} options={sounds.map((x): [string, string] => [x, x[0].toUpperCase() + x.slice(1)])} onChange={(v) => run(setSetting('notification_sound', v))} />
         )}
       </Section>
       <Section title="Followed topics">
@@ -45,23 +45,23 @@ export default function Notifications() {
         {toggle('enable_login_emails', 'E-mail me when my account is logged into')}
         <Choice id="email-batching" label="Wait before e-mailing me" value={Number(settings.email_notifications_batching_period_seconds ?? 120)}
           options={[[120, '2 minutes'], [300, '5 minutes'], [600, '10 minutes'], [1800, '30 minutes'], [3600, '1 hour'], [86400, '1 day']]}
-          onChange={(v) => void run(setSetting('email_notifications_batching_period_seconds', v))} />
+          onChange={(v) => run(setSetting('email_notifications_batching_period_seconds', v))} />
       </Section>
       <Section title="Channels" note="Every channel follows the general setting unless you change it here.">
         <table className="settings-table channel-notifications">
           <thead><tr><th scope="col">Channel</th>{PER_CHANNEL.map(([, , label]) => <th key={label} scope="col">{label}</th>)}<th scope="col">Muted</th></tr></thead>
           <tbody>
             <tr className="defaults"><th scope="row">All channels</th>{PER_CHANNEL.map(([, global, label]) => (
-              <td key={label}><input type="checkbox" aria-label={`${label}: all channels`} checked={!!settings[global]} onChange={(e) => void run(setSetting(global, e.target.checked))} /></td>
+              <td key={label}><Check label={`${label}: all channels`} checked={!!settings[global]} onChange={(v) => run(setSetting(global, v))} /></td>
             ))}<td /></tr>
             {list.map((c) => (
               <tr key={c.stream_id}>
                 <th scope="row">#{c.name}</th>
                 {PER_CHANNEL.map(([prop, global, label]) => {
                   const own = (c as Subscription & Record<string, unknown>)[prop] as boolean | null | undefined;
-                  return <td key={prop}><input type="checkbox" aria-label={`${label}: ${c.name}`} checked={own ?? !!settings[global]} onChange={(e) => void run(setSubscriptionProperty(c.stream_id, prop, e.target.checked))} /></td>;
+                  return <td key={prop}><Check label={`${label}: ${c.name}`} checked={own ?? !!settings[global]} onChange={(v) => run(setSubscriptionProperty(c.stream_id, prop, v))} /></td>;
                 })}
-                <td><input type="checkbox" aria-label={`Mute ${c.name}`} checked={c.is_muted} onChange={(e) => void run(setSubscriptionProperty(c.stream_id, 'is_muted', e.target.checked))} /></td>
+                <td><Check label={`Mute ${c.name}`} checked={c.is_muted} onChange={(v) => run(setSubscriptionProperty(c.stream_id, 'is_muted', v))} /></td>
               </tr>
             ))}
           </tbody>

@@ -7,7 +7,7 @@ export default function Preferences() {
   const settings = useServer((s) => s.settings);
   const emojisets = useServer((s) => (s.settings.emojiset_choices as { key: string; text: string }[] | undefined) ?? []);
   const [outcome, run] = useRequest();
-  const save = (name: string) => (v: unknown) => void run(setSetting(name, v));
+  const save = (name: string) => (v: unknown) => run(setSetting(name, v));
   const sets: [string, string][] = emojisets.length ? emojisets.map((c) => [c.key, c.text]) : [['google', 'Google'], ['twitter', 'Twitter'], ['text', 'Plain text']];
   return (
     <>

@@ -79,7 +79,7 @@ export default function Profile() {
       )}
       <Section title="Status">
         <TextSetting id="status-text" label="Status message" value={status?.status_text ?? ''} maxLength={60} onSave={(v) => void run(setStatus({ status_text: v }), 'Status saved')} />
-        <Toggle label="Appear away to others" checked={!!status?.away} onChange={(away) => void run(setStatus({ away }))} />
+        <Toggle label="Appear away to others" checked={!!status?.away} onChange={(away) => run(setStatus({ away }))} />
         {(status?.status_text || status?.emoji_name) && <button type="button" className="button" onClick={() => void run(setStatus({ status_text: '', emoji_name: '' }), 'Status cleared')}>Clear status</button>}
       </Section>
     </>
