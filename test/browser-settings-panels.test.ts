@@ -205,3 +205,86 @@ test('organization: a group with members and a subgroup; a channel created, rena
   await page.getByRole('button', { name: 'Unarchive channel' }).waitFor();
   assert.deepEqual(iago.errors, []);
 });
+
+test('profile: an avatar cropped to a square and uploaded, a status, a custom profile field', async () => {
+  const { page } = iago;
+  await go(page, '#organization/profile-field-settings');
+  await page.getByLabel('Label').fill('Favourite plant');
+  await page.getByRole('button', { name: 'Add field' }).click();
+  await page.locator('.settings-list li', { hasText: 'Favourite plant' }).waitFor();
+
+  await go(page, '#settings/profile');
+  // A wide picture: what is uploaded is its central square.
+  const wide = await page.evaluate(async () => {
+    const c = document.createElement('canvas');
+    c.width = 300;
+    c.height = 100;
+    const g = c.getContext('2d')!;
+    g.fillStyle = '#3461b8';
+    g.fillRect(0, 0, 300, 100);
+    const blob: Blob = await new Promise((r) => c.toBlob((b) => r(b!), 'image/png'));
+    return [...new Uint8Array(await blob.arrayBuffer())];
+  });
+  await page.getByLabel('Choose an avatar image').setInputFiles({ name: 'wide.png', mimeType: 'image/png', buffer: Buffer.from(wide) });
+  const preview = page.getByRole('img', { name: 'New avatar' });
+  await preview.waitFor();
+  assert.deepEqual(await preview.evaluate((img: HTMLImageElement) => new Promise((r) => (img.complete ? r([img.naturalWidth, img.naturalHeight]) : img.addEventListener('load', () => r([img.naturalWidth, img.naturalHeight]))))), [100, 100]);
+  await page.getByRole('button', { name: 'Use this avatar' }).click();
+  await saved(page, 'Avatar uploaded');
+  await page.locator('.top-bar img.avatar').waitFor();
+  const me = assertSuccess(await server.as('iago').get('/users/me'));
+  assert.match(me.avatar_url, /user_avatars/);
+
+  await page.getByLabel('Status message').fill('In the greenhouse');
+  await page.locator('form', { has: page.getByLabel('Status message') }).getByRole('button', { name: 'Save' }).click();
+  await saved(page, 'Status saved');
+  const status = assertSuccess(await server.as('hamlet').get(`/users/${server.users.iago.id}/status`)).status;
+  assert.equal(status.status_text, 'In the greenhouse');
+
+  await page.getByLabel('Favourite plant').fill('Fern');
+  await page.locator('form', { has: page.getByLabel('Favourite plant') }).getByRole('button', { name: 'Save' }).click();
+  await saved(page, 'Saved');
+  const profile = assertSuccess(await server.as('hamlet').get(`/users/${server.users.iago.id}`, { include_custom_profile_fields: 'true' })).user.profile_data;
+  assert.deepEqual(Object.values(profile).map((v) => (v as { value: string }).value), ['Fern']);
+  assert.deepEqual(iago.errors, []);
+});
+
+test('organization: code playgrounds and channel folders', async () => {
+  const { page } = iago;
+  await go(page, '#organization/playground-settings');
+  await page.getByLabel(/^Language/).fill('python');
+  await page.getByLabel('Name').fill('Python runner');
+  await page.getByLabel(/^URL template/).fill('https://play.example.com/?code={code}');
+  await page.getByRole('button', { name: 'Add playground' }).click();
+  const row = page.locator('.settings-table tr', { hasText: 'Python runner' });
+  await row.waitFor();
+  await row.getByRole('button', { name: 'Remove' }).click();
+  await row.getByRole('button', { name: 'Yes' }).click();
+  await row.waitFor({ state: 'detached' });
+
+  await go(page, '#organization/channel-folders');
+  await page.getByLabel('Folder name').fill('Outdoors');
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  const folder = page.locator('.settings-list li', { hasText: 'Outdoors' });
+  await folder.waitFor();
+  await folder.getByRole('button', { name: 'Archive' }).click();
+  await folder.getByRole('button', { name: 'Unarchive' }).waitFor();
+  assert.deepEqual(iago.errors, []);
+});
+
+test('topics: a muted topic listed, followed instead, then reset', async () => {
+  const { page } = cordelia;
+  await page.bringToFront();
+  assertSuccess(await server.as('cordelia').post('/user_topics', { stream_id: garden, topic: 'Weeds', visibility_policy: 1 }));
+  await go(page, '#settings/topics');
+  const select = page.getByLabel(/^Status of weeds$/i);
+  await select.waitFor();
+  await select.selectOption({ label: 'Followed' });
+  await saved(page, 'Saved');
+  const policy = () => server.as('cordelia').post('/register', { fetch_event_types: ['user_topic'] }).then((r) => assertSuccess(r).user_topics.map((t: { visibility_policy: number }) => t.visibility_policy));
+  assert.deepEqual(await policy(), [3]);
+  await page.locator('.settings-table tr', { hasText: /weeds/i }).getByRole('button', { name: 'Reset' }).click();
+  await page.locator('.settings-table tr', { hasText: /weeds/i }).waitFor({ state: 'detached' });
+  assert.deepEqual(await policy(), []);
+  assert.deepEqual(cordelia.errors, []);
+});

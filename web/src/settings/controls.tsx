@@ -172,3 +172,13 @@ export function Confirm({ label, onConfirm, danger = true, children }: { label: 
     </span>
   );
 }
+
+// A bare menu (in a table row) whose choice shows at once.
+export function Select({ label, value, options, onChange }: { label: string; value: number; options: [number, string][]; onChange: Change<number> }) {
+  const [shown, set] = usePending(value, onChange);
+  return (
+    <select aria-label={label} value={shown} onChange={(e) => set(Number(e.target.value))}>
+      {options.map(([v, text]) => <option key={v} value={v}>{text}</option>)}
+    </select>
+  );
+}

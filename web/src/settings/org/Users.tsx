@@ -6,7 +6,7 @@ import type { User } from '../../api/types';
 import { ROLE } from '../../data/org';
 import { ROLE_NAMES } from '../labels';
 import { deactivateUser, reactivateUser, setRole } from '../actions';
-import { Confirm, Status, useRequest } from '../controls';
+import { Confirm, Select, Status, useRequest } from '../controls';
 
 type Tab = 'active' | 'deactivated' | 'bots';
 
@@ -47,9 +47,7 @@ export default function Users() {
               <td className="detail">{u.delivery_email ?? u.email}</td>
               <td>
                 {mayManage(u) && u.is_active ? (
-                  <select aria-label={`Role of ${u.full_name}`} value={roleOf(u)} onChange={(e) => void run(setRole(u.user_id, Number(e.target.value)), 'Role changed')}>
-                    {roles.map(([k, v]) => <option key={k} value={k}>{v}</option>)}
-                  </select>
+                  <Select label={`Role of ${u.full_name}`} value={roleOf(u)} options={roles} onChange={(role) => run(setRole(u.user_id, role), 'Role changed')} />
                 ) : ROLE_NAMES[roleOf(u)] ?? ''}
               </td>
               <td>

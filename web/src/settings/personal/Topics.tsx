@@ -1,7 +1,7 @@
 // Topics one has muted, unmuted (in a muted channel) or followed.
 import { useServer } from '../../data/hooks';
 import { setTopicPolicy } from '../actions';
-import { Status, useRequest } from '../controls';
+import { Select, Status, useRequest } from '../controls';
 
 const POLICY: Record<number, string> = { 1: 'Muted', 2: 'Unmuted', 3: 'Followed' };
 
@@ -27,9 +27,7 @@ export default function Topics() {
               <td>#{channels.get(r.streamId)?.name ?? r.streamId}</td>
               <td>{r.topic}</td>
               <td>
-                <select aria-label={`Status of ${r.topic}`} value={r.policy} onChange={(e) => void run(setTopicPolicy(r.streamId, r.topic, Number(e.target.value)))}>
-                  {Object.entries(POLICY).map(([v, label]) => <option key={v} value={v}>{label}</option>)}
-                </select>
+                <Select label={`Status of ${r.topic}`} value={r.policy} options={Object.entries(POLICY).map(([v, label]): [number, string] => [Number(v), label])} onChange={(policy) => run(setTopicPolicy(r.streamId, r.topic, policy))} />
               </td>
               <td><button type="button" className="button" onClick={() => void run(setTopicPolicy(r.streamId, r.topic, 0), 'Back to default')}>Reset</button></td>
             </tr>
