@@ -192,11 +192,25 @@ test('organization: a group with members and a subgroup; a channel created, rena
   const gardeners = groups.find((g: { name: string }) => g.name === 'gardeners');
   assert.deepEqual([...gardeners.members].sort(), [server.users.iago.id, server.users.hamlet.id].sort());
   assert.deepEqual(gardeners.direct_subgroup_ids, [diggers]);
+  await page.getByLabel('Who can join').selectOption({ label: 'Members' });
+  await saved(page, 'Saved');
+  const members = groups.find((g: { name: string }) => g.name === 'role:members');
+  const after = assertSuccess(await server.as('iago').get('/user_groups')).user_groups.find((g: { name: string }) => g.name === 'gardeners');
+  assert.equal(after.can_join_group, members.id);
 
   await go(page, '#organization/channels');
   await page.getByLabel('Name').fill('orchard');
   await page.getByRole('button', { name: 'Create channel' }).click();
   await page.getByRole('link', { name: '#orchard' }).click();
+  await page.getByLabel('Subscribe someone').selectOption({ label: 'Shiva' });
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await page.locator('.members li', { hasText: 'Shiva' }).waitFor();
+  await page.getByLabel('Who can post').selectOption({ label: 'Administrators' });
+  await saved(page, 'Saved');
+  const orchard = assertSuccess(await server.as('iago').get('/streams')).streams.find((c: { name: string }) => c.name === 'orchard');
+  const admins = groups.find((g: { name: string }) => g.name === 'role:administrators');
+  assert.equal(orchard.can_send_message_group, admins.id);
+  assert.ok(assertSuccess(await server.as('iago').get(`/streams/${orchard.stream_id}/members`)).subscribers.includes(server.users.shiva.id));
   await page.getByLabel('Name').fill('orchards');
   await page.getByRole('button', { name: 'Save' }).first().click();
   await page.locator('.settings-section h3', { hasText: '#orchards' }).waitFor();

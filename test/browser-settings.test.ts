@@ -154,3 +154,18 @@ test('an administrator creates an invitation link and revokes it', async () => {
   assert.notEqual(res.status, 200, 'a revoked link shows no sign-up form');
   assert.deepEqual(iago.errors, []);
 });
+
+test('an administrator invites by e-mail; the invitation is listed and revoked', async () => {
+  const { page } = iago;
+  await page.bringToFront();
+  await go(page, '#organization/invitations');
+  await page.getByLabel(/^E-mail addresses/).fill('rosalind@example.com');
+  await page.getByRole('button', { name: 'Send invitations' }).click();
+  const row = page.locator('.invites-table tbody tr', { hasText: 'rosalind@example.com' });
+  await row.waitFor();
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  await row.getByRole('button', { name: 'Yes' }).click();
+  await row.waitFor({ state: 'detached' });
+  assert.equal(assertSuccess(await server.as('iago').get('/invites')).invites.length, 0);
+  assert.deepEqual(iago.errors, []);
+});

@@ -9,6 +9,14 @@ import { addSubscribers, archiveChannel, channelMembers, createChannel, removeSu
 import { Choice, Confirm, GroupPicker, Section, Status, TextSetting, useRequest } from '../controls';
 import { PeoplePicker } from './PeoplePicker';
 
+const LABELS: Record<string, string> = {
+  can_send_message_group: 'Who can post', can_create_topic_group: 'Who can start new topics', can_subscribe_group: 'Who can subscribe themselves',
+  can_add_subscribers_group: 'Who can subscribe others', can_remove_subscribers_group: 'Who can unsubscribe others',
+  can_administer_channel_group: 'Who can administer this channel', can_delete_any_message_group: 'Who can delete any message',
+  can_delete_own_message_group: 'Who can delete their own messages', can_move_messages_out_of_channel_group: 'Who can move messages out of this channel',
+  can_move_messages_within_channel_group: 'Who can move messages within this channel', can_resolve_topics_group: 'Who can resolve topics',
+};
+
 function ChannelDetail({ channel }: { channel: Channel & Record<string, unknown> }) {
   const s = useServer((st) => st);
   const [outcome, run] = useRequest();
@@ -43,7 +51,7 @@ function ChannelDetail({ channel }: { channel: Channel & Record<string, unknown>
       </Section>
       <Section title="Permissions">
         {Object.keys(s.permissionSettings.stream).filter((k) => k in channel).map((k) => (
-          <GroupPicker key={k} id={`channel-${k}`} label={k.replace(/^can_/, 'Who can ').replace(/_group$/, '').replace(/_/g, ' ')} value={channel[k] as GroupSettingValue} groups={s.groups}
+          <GroupPicker key={k} id={`channel-${k}`} label={LABELS[k] ?? k.replace(/_/g, ' ')} value={channel[k] as GroupSettingValue} groups={s.groups}
             info={s.permissionSettings.stream[k]} disabled={!admin} userName={userName} onChange={(v) => run(updateChannel(channel.stream_id, { [k]: { new: v, old: channel[k] } }))} />
         ))}
       </Section>
