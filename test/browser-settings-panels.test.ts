@@ -108,8 +108,10 @@ test('notifications per channel, and uploaded files with their quota', async () 
   const subs = assertSuccess(await server.as('cordelia').get('/users/me/subscriptions')).subscriptions;
   assert.equal(subs.find((s: { stream_id: number }) => s.stream_id === garden).email_notifications, true);
 
-  await uploaded(server, 'cordelia', 'dot.png', PNG, 'image/png');
   await go(page, '#settings/uploaded-files');
+  await page.locator('.settings-table').waitFor();
+  // Uploaded elsewhere while the panel is open: the attachment event brings it in.
+  await uploaded(server, 'cordelia', 'dot.png', PNG, 'image/png');
   const row = page.locator('.settings-table tbody tr', { hasText: 'dot.png' });
   await row.waitFor();
   await page.locator('.upload-quota', { hasText: 'Used:' }).waitFor();

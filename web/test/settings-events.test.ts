@@ -93,6 +93,7 @@ test('lists replaced by their events: linkifiers, playgrounds, default channels,
     ev('alert_words', { alert_words: ['lunch'] }),
     ev('muted_users', { muted_users: [{ id: MIA, timestamp: 5 }] }),
     ev('invites_changed', {}),
+    ev('attachment', { op: 'remove', attachment: { id: 3 }, upload_space_used: 0 }),
   ]);
   assert.equal(s.linkifiers[0].pattern, '#(?P<id>[0-9]+)');
   assert.equal(s.playgrounds[0].name, 'Rust');
@@ -101,6 +102,7 @@ test('lists replaced by their events: linkifiers, playgrounds, default channels,
   assert.deepEqual(s.alertWords, ['lunch']);
   assert.equal(s.mutedUsers.get(MIA), 5);
   assert.equal(s.invitesVersion, 1);
+  assert.equal(s.attachmentsVersion, 1);
   assert.deepEqual(before.alertWords, ['old'], 'the old state is untouched');
 });
 

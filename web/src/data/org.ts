@@ -19,6 +19,7 @@ export interface OrgState {
   alertWords: string[];
   mutedUsers: Map<number, number>; // user id → since (seconds)
   invitesVersion: number; // bumped by invites_changed: the invitations panel fetches the list again
+  attachmentsVersion: number; // bumped by attachment events: the uploaded files panel fetches its list again
 }
 
 export function orgFromRegister(r: RegisterResponse): OrgState {
@@ -38,6 +39,7 @@ export function orgFromRegister(r: RegisterResponse): OrgState {
     alertWords: (r.alert_words ?? []) as string[],
     mutedUsers: new Map(((r.muted_users ?? []) as { id: number; timestamp: number }[]).map((m) => [m.id, m.timestamp])),
     invitesVersion: 0,
+    attachmentsVersion: 0,
   };
 }
 

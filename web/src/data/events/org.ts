@@ -1,5 +1,6 @@
 // Events about the organization's configuration and the person's own lists: user groups, linkifiers,
-// playgrounds, default channels, profile fields, channel folders, bots, alert words, muted users, invitations.
+// playgrounds, default channels, profile fields, channel folders, bots, alert words, muted users; invitations and
+// uploaded files, whose lists the panels fetch again when told they changed.
 import type { Bot, Channel, ChannelFolder, Linkifier, Playground, ProfileField, ServerEvent, UserGroup } from '../../api/types';
 import type { Draft } from '../draft';
 
@@ -68,4 +69,5 @@ export const orgEvents: Record<string, (d: Draft, e: ServerEvent) => void> = {
   alert_words: (d, e) => d.set('alertWords', e.alert_words as string[]),
   muted_users: (d, e) => d.set('mutedUsers', new Map((e.muted_users as { id: number; timestamp: number }[]).map((m) => [m.id, m.timestamp]))),
   invites_changed: (d) => d.set('invitesVersion', d.get('invitesVersion') + 1),
+  attachment: (d) => d.set('attachmentsVersion', d.get('attachmentsVersion') + 1),
 };

@@ -8,11 +8,12 @@ const size = (bytes: number) => (bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFix
 
 export default function Uploads() {
   const quotaMib = useServer((s) => s.realmSettings.upload_quota_mib as number | null | undefined);
+  const version = useServer((s) => s.attachmentsVersion);
   const [outcome, run] = useRequest();
   const [files, setFiles] = useState<Attachment[] | null>(null);
   const [used, setUsed] = useState(0);
   const load = () => listAttachments().then((r) => { setFiles(r.attachments); setUsed(r.upload_space_used); }, (err: Error) => void run(Promise.reject(err)));
-  useEffect(() => void load(), []);
+  useEffect(() => void load(), [version]);
   return (
     <>
       <Status outcome={outcome} />
@@ -30,7 +31,7 @@ export default function Uploads() {
                 <td>{new Date(f.create_time).toLocaleDateString()}</td>
                 <td>{f.messages.length}</td>
                 <td>{size(f.size)}</td>
-                <td><Confirm label="Delete?" onConfirm={() => void run(deleteAttachment(f.id), 'File deleted').then(load)}>Delete</Confirm></td>
+                <td><Confirm label="Delete?" onConfirm={() => void run(deleteAttachment(f.id), 'File deleted')}>Delete</Confirm></td>
               </tr>
             ))}
             {!files.length && <tr><td colSpan={5} className="detail">You have not uploaded any files.</td></tr>}
