@@ -121,6 +121,10 @@ test('an administrator changes a permission, and a member with the overlay open 
   await go(page, '#organization/organization-permissions');
   const picker = page.getByLabel('Who can add custom emoji');
   await picker.waitFor();
+  // What only owners may change, an administrator sees without a control (and the server refuses them).
+  assert.equal(await page.locator('select#perm-can_invite_users_group').count(), 0);
+  assert.equal(await page.locator('#perm-can_invite_users_group').innerText(), 'Members');
+  assertClientError(await server.as('iago').patch('/realm', { invite_required: 'true' }));
   await picker.selectOption({ label: 'Administrators' });
   await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
 

@@ -28,6 +28,7 @@ function ChannelDetail({ channel }: { channel: Channel & Record<string, unknown>
   const mayRemove = admin || inGroupSetting(s.groups, channel.can_remove_subscribers_group as GroupSettingValue, s.me.userId);
   const userName = (id: number) => s.users.get(id)?.full_name ?? `User ${id}`;
   const folders = [...s.channelFolders.values()].filter((f) => !f.is_archived);
+  const webPublic = canDo(s, 'can_create_web_public_channel_group');
   const privacy = channel.is_web_public ? 'web' : channel.invite_only ? 'private' : 'public';
   return (
     <>
@@ -36,7 +37,7 @@ function ChannelDetail({ channel }: { channel: Channel & Record<string, unknown>
       <Section title={`#${channel.name}`}>
         <TextSetting id="channel-name" label="Name" value={channel.name} disabled={!admin} maxLength={60} onSave={(v) => void run(updateChannel(channel.stream_id, { new_name: v }))} />
         <TextSetting id="channel-description" label="Description" value={channel.description} disabled={!admin} maxLength={1024} onSave={(v) => void run(updateChannel(channel.stream_id, { description: v }))} />
-        <Choice id="channel-privacy" label="Who can see it" value={privacy} disabled={!admin} options={[['public', 'Public: members can join'], ['private', 'Private: by invitation'], ['web', 'Web-public: anyone on the internet']]}
+        <Choice id="channel-privacy" label="Who can see it" value={privacy} disabled={!admin} options={[['public', 'Public: members can join'], ['private', 'Private: by invitation'], ...(webPublic || channel.is_web_public ? [['web', 'Web-public: anyone on the internet'] as ['web', string]] : [])]}
           onChange={(v) => run(updateChannel(channel.stream_id, v === 'web' ? { is_private: false, is_web_public: true } : { is_private: v === 'private', is_web_public: false }))} />
         <Choice id="channel-folder" label="Folder" value={String(channel.folder_id ?? '')} disabled={!admin} options={[['', 'None'], ...folders.map((f): [string, string] => [String(f.id), f.name])]}
           onChange={(v) => run(updateChannel(channel.stream_id, { folder_id: v === '' ? null : Number(v) }))} />

@@ -2,12 +2,14 @@
 import { useServer } from '../../data/hooks';
 import { updateRealm } from '../actions';
 import { Section, Status, TextSetting, Toggle, useRequest } from '../controls';
+import { OWNER_ONLY_REALM_SETTINGS } from '../labels';
 
 export default function OrgProfile() {
   const realm = useServer((s) => s.realmSettings);
   const admin = useServer((s) => s.me.isAdmin);
+  const owner = useServer((s) => s.me.isOwner);
   const [outcome, run] = useRequest();
-  const toggle = (name: string, label: string) => <Toggle label={label} checked={!!realm[name]} disabled={!admin} onChange={(v) => run(updateRealm({ [name]: v }))} />;
+  const toggle = (name: string, label: string) => <Toggle label={label} checked={!!realm[name]} disabled={!admin || (!owner && OWNER_ONLY_REALM_SETTINGS.has(name))} onChange={(v) => run(updateRealm({ [name]: v }))} />;
   return (
     <>
       <Status outcome={outcome} />

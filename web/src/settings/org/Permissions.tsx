@@ -4,6 +4,7 @@ import { useServer } from '../../data/hooks';
 import type { GroupSettingValue } from '../../api/types';
 import { setRealmGroupSetting } from '../actions';
 import { GroupPicker, Section, Status, useRequest } from '../controls';
+import { OWNER_ONLY_REALM_SETTINGS } from '../labels';
 
 // The reference's wording for each setting; any other the server announces is listed after them by its name.
 const LABELS: Record<string, string> = {
@@ -47,19 +48,20 @@ export default function Permissions() {
   const groups = useServer((s) => s.groups);
   const users = useServer((s) => s.users);
   const admin = useServer((s) => s.me.isAdmin);
+  const owner = useServer((s) => s.me.isOwner);
   const [outcome, run] = useRequest();
   const names = Object.keys(info).filter((n) => n in realm);
   const placed = new Set(SECTIONS.flatMap(([, list]) => list));
   const sections: [string, string[]][] = [...SECTIONS.map(([title, list]): [string, string[]] => [title, list.filter((n) => names.includes(n))]), ['Other', names.filter((n) => !placed.has(n)).sort()]];
   return (
     <>
-      {!admin && <p className="detail">Only organization administrators can change these.</p>}
+      <p className="detail">{admin ? (owner ? null : 'Some of these only organization owners can change.') : 'Only organization administrators can change these.'}</p>
       <Status outcome={outcome} />
       {sections.filter(([, list]) => list.length).map(([title, list]) => (
         <Section key={title} title={title}>
           {list.map((name) => (
             <GroupPicker key={name} id={`perm-${name}`} label={LABELS[name] ?? name.replace(/_/g, ' ')} value={realm[name] as GroupSettingValue} groups={groups} info={info[name]}
-              disabled={!admin} userName={(id) => users.get(id)?.full_name ?? `User ${id}`}
+              disabled={!admin || (!owner && OWNER_ONLY_REALM_SETTINGS.has(name))} userName={(id) => users.get(id)?.full_name ?? `User ${id}`}
               onChange={(v) => run(setRealmGroupSetting(name, v, realm[name] as GroupSettingValue))} />
           ))}
         </Section>
