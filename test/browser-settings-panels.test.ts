@@ -228,6 +228,10 @@ test('profile: an avatar cropped to a square and uploaded, a status, a custom pr
   await page.getByLabel('Label').fill('Favourite plant');
   await page.getByRole('button', { name: 'Add field' }).click();
   await page.locator('.settings-list li', { hasText: 'Favourite plant' }).waitFor();
+  await page.getByLabel('Type').selectOption({ label: 'People' });
+  await page.getByLabel('Label').fill('Mentor');
+  await page.getByRole('button', { name: 'Add field' }).click();
+  await page.locator('.settings-list li', { hasText: 'Mentor' }).waitFor();
 
   await go(page, '#settings/profile');
   // A wide picture: what is uploaded is its central square.
@@ -262,6 +266,16 @@ test('profile: an avatar cropped to a square and uploaded, a status, a custom pr
   await saved(page, 'Saved');
   const profile = assertSuccess(await server.as('hamlet').get(`/users/${server.users.iago.id}`, { include_custom_profile_fields: 'true' })).user.profile_data;
   assert.deepEqual(Object.values(profile).map((v) => (v as { value: string }).value), ['Fern']);
+  await page.getByLabel('Mentor').selectOption({ label: 'King Hamlet' });
+  for (let i = 0; i < 50; i++) {
+    const data = assertSuccess(await server.as('hamlet').get(`/users/${server.users.iago.id}`, { include_custom_profile_fields: 'true' })).user.profile_data;
+    if (Object.keys(data).length === 2) {
+      assert.ok(Object.values(data).some((v) => (v as { value: string }).value === JSON.stringify([server.users.hamlet.id])), JSON.stringify(data));
+      break;
+    }
+    assert.ok(i < 49, 'the people field is saved');
+    await new Promise((r) => setTimeout(r, 100));
+  }
   assert.deepEqual(iago.errors, []);
 });
 

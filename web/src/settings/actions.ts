@@ -9,7 +9,7 @@ export const updateSettings = (changes: Record<string, unknown>) => api.call('PA
 export const setSetting = (name: string, value: unknown) => updateSettings({ [name]: value });
 export const changePassword = (oldPassword: string, newPassword: string) => api.call('PATCH /settings', { old_password: oldPassword, new_password: newPassword });
 export const requestEmailChange = (email: string) => api.call('PATCH /settings', { email });
-export const setProfileField = (id: number, value: string | null) => api.call('PATCH /users/me/profile_data', { data: [{ id, value }] });
+export const setProfileField = (id: number, value: string | number[] | null) => api.call('PATCH /users/me/profile_data', { data: [{ id, value }] });
 
 // The reference web app asks for the password again before showing the key (POST /json/fetch_api_key).
 export async function fetchApiKey(password: string): Promise<string> {

@@ -4,7 +4,7 @@ import { useServer } from '../../data/hooks';
 import { addProfileField, deleteProfileField } from '../actions';
 import { Confirm, Section, Status, useRequest } from '../controls';
 
-const TYPES: [number, string][] = [[1, 'Short text'], [2, 'Long text'], [4, 'Date'], [5, 'Link'], [8, 'Pronouns']];
+const TYPES: [number, string][] = [[1, 'Short text'], [2, 'Long text'], [4, 'Date'], [5, 'Link'], [6, 'People'], [8, 'Pronouns']];
 
 export default function ProfileFields() {
   const fields = useServer((s) => s.profileFields);

@@ -9,8 +9,29 @@ import { Section, Status, TextSetting, Toggle, useRequest } from '../controls';
 
 const FIELD_TYPES: Record<number, string> = { 1: 'text', 2: 'long', 3: 'select', 4: 'date', 5: 'url', 6: 'users', 7: 'external', 8: 'text' };
 
-function FieldInput({ field, value, onSave }: { field: ProfileField; value: string; onSave(v: string | null): void }) {
+function PeopleField({ field, value, onSave }: { field: ProfileField; value: string; onSave(v: number[] | null): void }) {
+  const users = useServer((s) => s.users);
+  let ids: number[] = [];
+  try {
+    ids = JSON.parse(value || '[]') as number[];
+  } catch { /* not a list */ }
+  const people = [...users.values()].filter((u) => u.is_active && !u.is_bot).sort((a, b) => a.full_name.localeCompare(b.full_name));
+  return (
+    <div className="settings-field">
+      <label htmlFor={`field-${field.id}`}>{field.name}</label>
+      <select id={`field-${field.id}`} multiple size={4} value={ids.map(String)} onChange={(e) => {
+        const picked = [...e.target.selectedOptions].map((o) => Number(o.value));
+        onSave(picked.length ? picked : null);
+      }}>
+        {people.map((u) => <option key={u.user_id} value={u.user_id}>{u.full_name}</option>)}
+      </select>
+    </div>
+  );
+}
+
+function FieldInput({ field, value, onSave }: { field: ProfileField; value: string; onSave(v: string | number[] | null): void }) {
   const kind = FIELD_TYPES[field.type] ?? 'text';
+  if (kind === 'users') return <PeopleField field={field} value={value} onSave={onSave} />;
   if (kind === 'select') {
     let options: [string, string][] = [];
     try {
