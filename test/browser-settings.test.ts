@@ -59,6 +59,13 @@ test('a member opens personal settings from the gear menu, changes their name an
   assert.equal(settings.enter_sends, true);
   assert.equal(settings.twenty_four_hour_time, true);
 
+  // The overlay is modal: Tab and Shift+Tab stay inside it.
+  await page.locator('.settings-overlay').focus();
+  const inside = () => page.evaluate(() => !!document.activeElement?.closest('.settings-overlay'));
+  await page.keyboard.press('Shift+Tab');
+  assert.ok(await inside());
+  await page.keyboard.press('Tab');
+  assert.ok(await inside());
   // Esc closes the overlay and leaves the view as it was.
   await page.locator('.settings-overlay').focus();
   await page.keyboard.press('Escape');

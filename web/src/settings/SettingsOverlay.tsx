@@ -1,12 +1,29 @@
 // The settings overlay: personal settings and the organization's, one panel at a time, chosen by the hash
 // (#settings/<panel>, #organization/<panel>). It floats over the view, which stays as it was behind it.
-import { Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef, type KeyboardEvent } from 'react';
 import { useServer, useUi } from '../data/hooks';
 import { closeSettings, settingsHash } from '../app/router';
 import { Icon } from '../app/icons';
 import { ErrorBoundary } from '../app/ErrorBoundary';
 import { ORGANIZATION, PERSONAL } from './panels';
 import './settings.css';
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled])';
+
+// Tab and Shift+Tab stay inside the overlay (it is modal).
+function keepFocusInside(e: KeyboardEvent<HTMLDivElement>): void {
+  if (e.key !== 'Tab') return;
+  const all = [...e.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null);
+  if (!all.length) return;
+  const [first, last] = [all[0], all[all.length - 1]];
+  if (e.shiftKey && (document.activeElement === first || document.activeElement === e.currentTarget)) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
 
 export default function SettingsOverlay() {
   const route = useUi((u) => u.settings)!;
@@ -28,7 +45,7 @@ export default function SettingsOverlay() {
   return (
     <div className="settings-backdrop" onMouseDown={(e) => e.target === e.currentTarget && closeSettings()}>
       <div className="settings-overlay" role="dialog" aria-modal="true" aria-labelledby="settings-title" tabIndex={-1} ref={dialog}
-        onKeyDown={(e) => { if (e.key === 'Escape' && !(e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement)) { e.stopPropagation(); closeSettings(); } }}>
+        onKeyDown={(e) => { keepFocusInside(e); if (e.key === 'Escape' && !(e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement)) { e.stopPropagation(); closeSettings(); } }}>
         <header className="settings-header">
           <nav className="settings-tabs" aria-label="Settings">
             <a href="#settings/profile" aria-current={route.section === 'settings' ? 'page' : undefined}>Personal</a>
