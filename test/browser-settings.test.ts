@@ -180,3 +180,15 @@ test('an administrator invites by e-mail; the invitation is listed and revoked',
   assert.equal(assertSuccess(await server.as('iago').get('/invites')).invites.length, 0);
   assert.deepEqual(iago.errors, []);
 });
+
+test('an administrator renames the organization; everyone’s top bar follows', async () => {
+  const { page } = iago;
+  await page.bringToFront();
+  await go(page, '#organization/organization-profile');
+  await page.getByLabel('Organization name').fill('Elsinore');
+  await page.locator('form', { has: page.getByLabel('Organization name') }).getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('status').filter({ hasText: 'Name saved' }).waitFor();
+  await hamlet.page.locator('.top-bar .org-name', { hasText: 'Elsinore' }).waitFor();
+  assert.equal(assertSuccess(await server.as('hamlet').post('/register', { fetch_event_types: ['realm'] })).realm_name, 'Elsinore');
+  assert.deepEqual(iago.errors, []);
+});
