@@ -144,6 +144,13 @@ test('organization: a role changed by an administrator reaches the member live; 
   await page.getByRole('tab', { name: 'Deactivated' }).click();
   await page.locator('.users-table tr', { hasText: 'Polonius' }).getByRole('button', { name: 'Reactivate' }).click();
   await page.locator('.users-table tr', { hasText: 'Polonius' }).waitFor({ state: 'detached' });
+  // Bots: the one Cordelia deactivated is reactivated, then deactivated again, by an administrator.
+  await page.getByRole('tab', { name: 'Bots' }).click();
+  const bot = page.locator('.users-table tr', { hasText: 'Weather' });
+  await bot.getByRole('button', { name: 'Reactivate' }).click();
+  await bot.getByRole('button', { name: 'Deactivate' }).click();
+  await bot.getByRole('button', { name: 'Yes' }).click();
+  await bot.getByRole('button', { name: 'Reactivate' }).waitFor();
   await page.getByPlaceholder('Search by name or e-mail').fill('polo');
   await page.getByRole('tab', { name: 'Active' }).click();
   await page.locator('.users-table tbody tr').filter({ hasText: 'Polonius' }).waitFor();

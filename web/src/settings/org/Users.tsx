@@ -5,7 +5,7 @@ import { useServer } from '../../data/hooks';
 import type { User } from '../../api/types';
 import { ROLE } from '../../data/org';
 import { ROLE_NAMES } from '../labels';
-import { deactivateUser, reactivateUser, setRole } from '../actions';
+import { deactivateBot, deactivateUser, reactivateUser, setRole } from '../actions';
 import { Confirm, Select, Status, useRequest } from '../controls';
 
 type Tab = 'active' | 'deactivated' | 'bots';
@@ -20,6 +20,8 @@ export default function Users() {
   const [query, setQuery] = useState('');
   const q = query.trim().toLowerCase();
   const list = [...users.values()]
+    // The server's own bots (cross-realm) are nobody's to manage.
+    .filter((u) => !(u as { is_system_bot?: boolean }).is_system_bot)
     .filter((u) => (tab === 'bots' ? u.is_bot : !u.is_bot && (tab === 'active' ? u.is_active : !u.is_active)))
     .filter((u) => !q || u.full_name.toLowerCase().includes(q) || (u.delivery_email ?? u.email).toLowerCase().includes(q))
     .sort((a, b) => a.full_name.localeCompare(b.full_name));
@@ -46,13 +48,13 @@ export default function Users() {
               <td>{u.full_name}</td>
               <td className="detail">{u.delivery_email ?? u.email}</td>
               <td>
-                {mayManage(u) && u.is_active ? (
+                {mayManage(u) && u.is_active && !u.is_bot ? (
                   <Select label={`Role of ${u.full_name}`} value={roleOf(u)} options={roles} onChange={(role) => run(setRole(u.user_id, role), 'Role changed')} />
                 ) : ROLE_NAMES[roleOf(u)] ?? ''}
               </td>
               <td>
                 {mayManage(u) && (u.is_active
-                  ? <Confirm label={`Deactivate ${u.full_name}?`} onConfirm={() => void run(deactivateUser(u.user_id), 'Deactivated')}>Deactivate</Confirm>
+                  ? <Confirm label={`Deactivate ${u.full_name}?`} onConfirm={() => void run(u.is_bot ? deactivateBot(u.user_id) : deactivateUser(u.user_id), 'Deactivated')}>Deactivate</Confirm>
                   : <button type="button" className="button" onClick={() => void run(reactivateUser(u.user_id), 'Reactivated')}>Reactivate</button>)}
               </td>
             </tr>
