@@ -192,3 +192,18 @@ test('an administrator renames the organization; everyone’s top bar follows', 
   assert.equal(assertSuccess(await server.as('hamlet').post('/register', { fetch_event_types: ['realm'] })).realm_name, 'Elsinore');
   assert.deepEqual(iago.errors, []);
 });
+
+test('a guest sees their personal settings, and no page of the organization meant for members', async () => {
+  const polonius = await openAs(browser, server, 'polonius', { hash: '#settings/profile' });
+  const { page } = polonius;
+  await page.getByLabel('Full name').waitFor();
+  assert.equal(await page.locator('.settings-nav a', { hasText: 'Bots' }).count(), 0);
+  await go(page, '#organization/channels');
+  await page.getByRole('alert').filter({ hasText: 'Guests cannot see this page.' }).waitFor();
+  await go(page, '#organization/user-groups');
+  await page.getByRole('heading', { name: 'Groups' }).waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Create group' }).count(), 0);
+  assertClientError(await server.as('polonius').post('/user_groups/create', { name: 'guests', description: '', members: '[]' }));
+  assert.deepEqual(polonius.errors, []);
+  await polonius.context.close();
+});

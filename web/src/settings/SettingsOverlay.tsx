@@ -40,7 +40,7 @@ export default function SettingsOverlay() {
   const panels = (route.section === 'settings' ? PERSONAL : ORGANIZATION).filter((p) => p.visible(s));
   const panel = panels.find((p) => p.id === route.panel);
   const all = route.section === 'settings' ? PERSONAL : ORGANIZATION;
-  const hidden = !panel && all.some((p) => p.id === route.panel);
+  const hidden = panel ? undefined : all.find((p) => p.id === route.panel);
   const Panel = panel?.component;
   return (
     <div className="settings-backdrop" onMouseDown={(e) => e.target === e.currentTarget && closeSettings()}>
@@ -65,7 +65,7 @@ export default function SettingsOverlay() {
             {Panel ? (
               <ErrorBoundary key={panel.id} label="settings panel"><Suspense fallback={<p className="detail">Loading…</p>}><Panel /></Suspense></ErrorBoundary>
             ) : (
-              <p className="detail" role="alert">{hidden ? 'Only organization administrators can see this page.' : 'There is no such settings page.'}</p>
+              <p className="detail" role="alert">{hidden ? (hidden.hiddenNote ?? 'You cannot see this page.') : 'There is no such settings page.'}</p>
             )}
           </main>
         </div>
