@@ -18,6 +18,7 @@ const SCRIPTS: { file: string; ids: string[] }[] = [
   { file: 'presence.ts', ids: ['B7'] },
   { file: 'scale.ts', ids: ['B1', 'B3'] },
   { file: 'million.ts', ids: ['B11'] },
+  { file: 'webhooks.ts', ids: ['B12'] },
   { file: 'markdown.ts', ids: ['M1'] },
 ];
 

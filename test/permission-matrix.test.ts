@@ -16,7 +16,7 @@ let deactivated: Client;
 let foreign: Client; // another organization's user, presenting their credentials here
 
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ env: { PARLANCE_EMAIL_GATEWAY_DOMAIN: 'gateway.example' } });
   fixtures = new Fixtures(server);
   await fixtures.setUp();
   const email = 'gone@zulip.example.com';

@@ -99,6 +99,8 @@ export async function doCreateBot(app: App, realm: Realm, user: User, input: Cre
       defaultAllPublicStreams: input.defaultAllPublicStreams ?? false,
     };
     if (input.botType === BOT_TYPE.incomingWebhook && input.serviceName) throw new ApiError(`Invalid integration '${input.serviceName}'.`);
+    // An incoming webhook's configuration (its webhook_secret, src/actions/incoming-webhooks.ts), kept and never shown.
+    if (input.botType === BOT_TYPE.incomingWebhook) settings.configData = input.configData;
     if (input.botType === BOT_TYPE.outgoingWebhook) {
       Object.assign(settings, { serviceName: input.serviceName || shortName, serviceBaseUrl: input.payloadUrl, serviceInterface: input.interfaceType, serviceToken: randomToken(32) });
     }

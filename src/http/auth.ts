@@ -7,8 +7,8 @@ import { realmFakeEmailDomain } from '../format/users.js';
 import { constantTimeEqual } from '../lib/secrets.js';
 import { syncCaches } from '../store/cache.js';
 import { countRealms, findRealmBySubdomain, type Realm } from '../store/realms.js';
-import { findUserForLogin, type User } from '../store/users.js';
-import { ApiError, UnauthorizedError, UserDeactivatedError } from '../lib/errors.js';
+import { findUserByApiKey, findUserForLogin, type User } from '../store/users.js';
+import { ApiError, MissingArgumentError, UnauthorizedError, UserDeactivatedError } from '../lib/errors.js';
 
 const IPV4 = /^\d+\.\d+\.\d+\.\d+$/;
 
@@ -86,3 +86,23 @@ export async function authenticateUser(app: App, realm: Realm, creds: BasicCrede
 }
 
 const challenge = { 'WWW-Authenticate': 'Basic realm="zulip"' };
+
+// Incoming webhooks (/api/v1/external/...): the tool names the bot by its key alone, `api_key` in the URL (or the
+// form), as the reference's webhook views read it, with its errors raised directly (INVALID_API_KEY, no Basic
+// challenge); failing that, HTTP Basic credentials as on every other route.
+export async function authenticateWebhook(app: App, realm: Realm, req: FastifyRequest): Promise<User> {
+  const query = (req.query ?? {}) as Record<string, unknown>;
+  const fromQuery = Array.isArray(query.api_key) ? query.api_key[query.api_key.length - 1] : query.api_key;
+  const fromForm = req.body instanceof URLSearchParams ? req.body.get('api_key') : null;
+  const key = typeof fromQuery === 'string' ? fromQuery : fromForm;
+  if (key === null || key === undefined) {
+    const creds = basicCredentials(req);
+    if (!creds) throw new MissingArgumentError('api_key');
+    return authenticateUser(app, realm, creds, true);
+  }
+  const user = await findUserByApiKey(app.db, realm.id, key);
+  if (!user) throw new ApiError('Invalid API key', 'INVALID_API_KEY', 401);
+  if (!user.isActive) throw new ApiError('Account is deactivated', 'USER_DEACTIVATED', 401);
+  if (realm.deactivated) throw new ApiError('This organization has been deactivated', 'REALM_DEACTIVATED', 401);
+  return user;
+}

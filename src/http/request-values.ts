@@ -65,3 +65,15 @@ export async function collectValues(req: FastifyRequest): Promise<RawValues> {
   }
   return { values, files };
 }
+
+// A webhook's parameters: the query string and a form's fields; a JSON body is the tool's payload.
+export function webhookValues(req: FastifyRequest): RawValues {
+  const values = new Map<string, string>();
+  for (const [k, v] of Object.entries((req.query ?? {}) as Record<string, unknown>)) putLast(values, k, v);
+  if (req.body instanceof URLSearchParams) for (const [k, v] of req.body) if (k !== 'payload') values.set(k, v);
+  return { values, files: [] };
+}
+
+// The body as it arrived, for webhooks whose tool signs it (GitHub's X-Hub-Signature-256).
+export const rawBodies = new WeakMap<FastifyRequest, string>();
+export const keepsRawBody = (url: string) => url.startsWith('/api/v1/external/');

@@ -36,6 +36,10 @@ export interface RouteDef<D extends ParamDecl, A extends AuthMode> {
   auth: A;
   // Incoming-webhook bots may call only the routes that say so (the reference server's allow_incoming_webhooks).
   allowIncomingWebhooks?: true;
+  // An incoming webhook's endpoint (/api/v1/external/...): the caller is named by `api_key` (src/http/auth.ts
+  // authenticateWebhook), and the body is the tool's payload, not parameters: parameters come from the URL and
+  // a form's fields only.
+  webhook?: true;
   // The web app's pages and forms (src/routes/login.ts, web-app.ts): they answer people in HTML, errors
   // included, and are no part of the API's description.
   page?: true;

@@ -4,10 +4,10 @@ import { STATUS_CODES } from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { App } from '../app.js';
-import { authenticateUser, basicCredentials, resolveRealm } from './auth.js';
+import { authenticateUser, authenticateWebhook, basicCredentials, resolveRealm } from './auth.js';
 import { ApiError, RateLimitedError, UnauthorizedError } from '../lib/errors.js';
 import { parseParams } from './params.js';
-import { collectValues } from './request-values.js';
+import { collectValues, keepsRawBody, rawBodies, webhookValues } from './request-values.js';
 import { capConnectionsPerAddress } from './connections.js';
 import { idleTimeoutSeconds } from '../config.js';
 import { fastifyPath, jsonFastifyPath, pathValues, type AnyRoute, type Method } from './route.js';
@@ -108,13 +108,15 @@ export async function buildHttp(app: App, routes: AnyRoute[], tracker?: RequestT
       done(new ApiError('Malformed JSON', 'INVALID_JSON', 400), undefined);
     }
   });
-  http.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+  http.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, body, done) => {
+    if (keepsRawBody(req.url)) rawBodies.set(req, body as string);
     done(null, new URLSearchParams(body as string));
   });
   // An empty body that names a JSON type (some clients label every request so) carries no parameters.
   const parseJson = http.getDefaultJsonParser('error', 'error');
   http.removeContentTypeParser('application/json');
   http.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (keepsRawBody(req.url)) rawBodies.set(req, body as string);
     if (body === '') done(null, undefined);
     else parseJson(req, body as string, done);
   });
@@ -199,7 +201,7 @@ async function handle(app: App, r: AnyRoute, via: Via, req: FastifyRequest, repl
     else await byAddress();
   }
   if (user) tracker?.noteUser(req, user.id);
-  const { values, files } = await collectValues(req);
+  const { values, files } = r.webhook ? webhookValues(req) : await collectValues(req);
   const parsed = parseParams(r.params, values, pathValues(r, req.params as Record<string, string>));
   const result = await r.handler({ app, realm, user, session, params: parsed.values, files, req, reply } as never);
   if (reply.sent) return reply;
@@ -230,6 +232,7 @@ function pageHandler(app: App, r: AnyRoute, via: Via, tracker: RequestTracker | 
 // Who calls: under /api/v1/ HTTP Basic credentials; under /json/ the browser's session, with its CSRF token on
 // every write; other paths (files, avatars) either, the session only where the request has no credentials.
 async function identify(app: App, r: AnyRoute, via: Via, realm: Realm, req: FastifyRequest): Promise<{ user: User | null; session: Session | null }> {
+  if (r.webhook) return { user: await authenticateWebhook(app, realm, req), session: null };
   const fromCookie = via === 'json' || (via === 'root' && r.auth !== 'none' && !req.headers.authorization && SESSION_COOKIE in cookies(req));
   if (fromCookie) {
     const found = await sessionOf(app, realm, req);

@@ -46,6 +46,8 @@ import { loginRoutes } from './login.js';
 import { passwordResetRoutes } from './password-reset.js';
 import { firstStartRoutes } from './first-start.js';
 import { webAppRoutes } from './web-app.js';
+import { webhookRoutes } from './webhooks.js';
+import { integrationRoutes } from './integrations.js';
 
 // One entry per API area; add new areas at the end.
 export function allRoutes(): AnyRoute[] {
@@ -98,6 +100,8 @@ export function allRoutes(): AnyRoute[] {
     ...passwordResetRoutes,
     ...firstStartRoutes,
     ...webAppRoutes,
+    ...webhookRoutes,
+    ...integrationRoutes,
   );
   return routes;
 }

@@ -96,6 +96,7 @@ export async function insertUser(db: Db, u: NewUser): Promise<User> {
 // Every request authenticates by e-mail and API key: users are cached (src/store/cache.ts), by e-mail and by id.
 const usersByEmail = cacheMap<string, User | null>('users');
 const usersById = cacheMap<string, User | null>('users');
+const usersByApiKey = cacheMap<string, User | null>('users');
 
 // The user a placeholder address `user<id>@…` names, if it is one: one at the organization's placeholder domain
 // (`placeholderDomain`) names user <id> and nobody else; one at another domain names user <id> only while it is
@@ -130,6 +131,17 @@ export async function findUserForLogin(db: Db, realmId: number, username: string
   const user = await findUserByEmail(db, realmId, username, placeholderDomain);
   const key = emailKey(username);
   return user && (emailKey(user.email) === key || emailKey(user.deliveryEmail) === key) ? user : undefined;
+}
+
+// The user holding an API key (keys are unique across organizations), for incoming webhooks that name only
+// their key.
+export async function findUserByApiKey(db: Db, realmId: number, apiKey: string): Promise<User | undefined> {
+  if (!apiKey || apiKey.length > 64 || apiKey.includes('\u0000')) return undefined;
+  const user = await cached(db, usersByApiKey, `${realmId} ${apiKey}`, async () => {
+    const row = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('api_key', '=', apiKey).executeTakeFirst();
+    return row ? toUser(row) : null;
+  });
+  return user ?? undefined;
 }
 
 // Ids are 32-bit integer columns; PostgreSQL refuses to compare them with anything larger.

@@ -10,6 +10,7 @@ import { FILE_CASES } from './permission-cases-files.js';
 import { ORG_CASES } from './permission-cases-org.js';
 import { MOBILE_CASES } from './permission-cases-mobile.js';
 import { WEB_CASES } from './permission-cases-web.js';
+import { WEBHOOK_CASES } from './permission-cases-webhooks.js';
 
 export { Fixtures, ROLES, sendForm, sendTus, type Case, type Caller, type Outcome, type Req, type Role } from './permission-fixtures.js';
 
@@ -377,6 +378,7 @@ export const CASES: Case[] = [
   ...ORG_CASES,
   ...MOBILE_CASES,
   ...WEB_CASES,
+  ...WEBHOOK_CASES,
   // Last: it deactivates the callers (the only owner cannot leave).
   {
     key: 'DELETE /api/v1/users/me', request: () => ({ path: '/users/me' }),

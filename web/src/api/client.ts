@@ -35,6 +35,8 @@ export function csrfToken(): string {
 
 export interface RequestOptions {
   signal?: AbortSignal;
+  // A 401 that means "wrong password" (POST /fetch_api_key), not a session that ended.
+  passwordCheck?: boolean;
 }
 
 export class Api {
@@ -67,10 +69,10 @@ export class Api {
       if ((err as Error).name === 'AbortError') throw err;
       throw new NetworkError((err as Error).message);
     }
-    return this.answer<T>(res);
+    return this.answer<T>(res, opts);
   }
 
-  private async answer<T>(res: Response): Promise<T> {
+  private async answer<T>(res: Response, opts: RequestOptions = {}): Promise<T> {
     let json: Record<string, unknown>;
     try {
       json = await res.json();
@@ -82,7 +84,7 @@ export class Api {
     if (res.status >= 500) throw new NetworkError(String(json.msg ?? `HTTP ${res.status}`));
     if (json.result !== 'success') {
       const err = new ApiError(String(json.msg ?? 'Error'), String(json.code ?? 'BAD_REQUEST'), res.status, json);
-      if (res.status === 401) this.onUnauthorized();
+      if (res.status === 401 && !opts.passwordCheck) this.onUnauthorized();
       throw err;
     }
     return json as T;

@@ -31,6 +31,7 @@ export interface Endpoints {
   "PATCH /drafts/{draft_id}": { "draft": { "type": string; "to": (number)[]; "topic": string; "content": string; "timestamp"?: number } };
   "DELETE /events": { "queue_id": string };
   "GET /events": { "queue_id"?: string; "last_event_id"?: number; "dont_block"?: boolean; "apply_markdown"?: boolean; "client_gravatar"?: boolean; "include_subscribers"?: "true" | "false" | "partial"; "slim_presence"?: boolean; "presence_history_limit_days"?: number; "event_types"?: (string)[] | null; "all_public_streams"?: boolean; "client_capabilities"?: Record<string, unknown>; "fetch_event_types"?: (string)[] | null; "narrow"?: (unknown)[]; "idle_queue_timeout"?: number | "mobile" };
+  "POST /external/{integration}": { "api_key"?: string; "stream"?: string; "topic"?: string; "branches"?: string; "only_events"?: string; "exclude_events"?: string; "name"?: string; "desc"?: string };
   "POST /fetch_api_key": { "username": string; "password": string };
   "GET /get_stream_id": { "stream": string };
   "GET /invites": {  };

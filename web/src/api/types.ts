@@ -49,6 +49,11 @@ export interface User {
   avatar_url?: string | null;
   avatar_version?: number;
   timezone?: string;
+  delivery_email?: string | null;
+  date_joined?: string;
+  bot_type?: number | null;
+  bot_owner_id?: number | null;
+  profile_data?: Record<string, { value: string; rendered_value?: string }>;
 }
 
 export interface Channel {
@@ -196,4 +201,78 @@ export interface RegisterResponse {
   server_report_message_types?: { key: string; name: string }[];
   user_status?: Record<string, { status_text?: string; emoji_name?: string; away?: boolean }>;
   [key: string]: unknown;
+}
+
+// Organization settings and personal lists (the settings overlay reads them).
+
+// A group-based permission: a group's id, or an anonymous group of users and groups.
+export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
+
+export interface UserGroup {
+  id: number;
+  name: string;
+  description: string;
+  members: number[];
+  direct_subgroup_ids: number[];
+  is_system_group: boolean;
+  deactivated?: boolean;
+  creator_id?: number | null;
+  date_created?: number | null;
+  [setting: string]: unknown; // can_*_group
+}
+
+export interface Linkifier {
+  id: number;
+  pattern: string;
+  url_template: string;
+}
+
+export interface Playground {
+  id: number;
+  name: string;
+  pygments_language: string;
+  url_template: string;
+}
+
+export interface ProfileField {
+  id: number;
+  type: number;
+  name: string;
+  hint: string;
+  field_data: string;
+  order: number;
+  display_in_profile_summary?: boolean;
+  required?: boolean;
+}
+
+export interface ChannelFolder {
+  id: number;
+  name: string;
+  description: string;
+  rendered_description?: string;
+  order?: number;
+  is_archived: boolean;
+  creator_id?: number | null;
+}
+
+export interface Bot {
+  user_id: number;
+  full_name: string;
+  email: string;
+  bot_type: number | null;
+  is_active: boolean;
+  api_key?: string;
+  owner_id?: number | null;
+  avatar_url?: string;
+  default_sending_stream?: string | null;
+  services?: unknown[];
+}
+
+export interface PermissionSettingInfo {
+  require_system_group: boolean;
+  allow_internet_group: boolean;
+  allow_nobody_group: boolean;
+  allow_everyone_group: boolean;
+  default_group_name: string;
+  allowed_system_groups: string[];
 }

@@ -19,6 +19,14 @@ const Inbox = lazy(() => import('../views/Inbox'));
 const Recent = lazy(() => import('../views/Recent'));
 const Drafts = lazy(() => import('../views/Drafts'));
 const Scheduled = lazy(() => import('../views/Scheduled'));
+// The settings overlay is a chunk of its own, loaded when first opened.
+const SettingsOverlay = lazy(() => import('../settings/SettingsOverlay'));
+
+function Settings() {
+  const open = useUi((u) => u.settings !== null);
+  if (!open) return null;
+  return <ErrorBoundary label="settings"><Suspense fallback={<div className="modal-backdrop"><div className="modal">Loading settings…</div></div>}><SettingsOverlay /></Suspense></ErrorBoundary>;
+}
 
 function Middle() {
   const route = useUi((u) => u.route);
@@ -54,6 +62,7 @@ export function App() {
         <RightSidebar />
       </div>
       <Overlays />
+      <Settings />
       <LiveRegion />
     </div>
   );

@@ -5,6 +5,7 @@ import { updateSetting } from '../data/actions';
 import { useServer } from '../data/hooks';
 import { SearchBox } from '../search/SearchBox';
 import { setUi } from './ui';
+import { openSettings } from './router';
 import { Icon } from './icons';
 import { Avatar } from './Avatar';
 import { requestNotificationPermission } from '../notifications/notify';
@@ -27,7 +28,9 @@ export function TopBar() {
   const realmName = useServer((s) => s.realm.name);
   const me = useServer((s) => s.me);
   const scheme = useServer((s) => s.settings.color_scheme);
+  const isAdmin = useServer((s) => s.me.isAdmin);
   const [menu, setMenu] = useState(false);
+  const [gear, setGear] = useState(false);
   const close = () => setMenu(false);
   return (
     <header className="top-bar" role="banner">
@@ -37,6 +40,17 @@ export function TopBar() {
         <span className="org-name">{realmName}</span>
       </a>
       <SearchBox />
+      <div className="gear">
+        <button type="button" className="icon-button gear-button" aria-haspopup="menu" aria-expanded={gear} aria-label="Settings" title="Settings" onClick={() => setGear(!gear)}><Icon name="gear" size={18} /></button>
+        {gear && (
+          <div className="popover menu gear-menu" role="menu" onKeyDown={(e) => e.key === 'Escape' && setGear(false)}>
+            <button role="menuitem" type="button" onClick={() => { setGear(false); openSettings({ section: 'settings', panel: 'profile' }); }}>Personal settings</button>
+            <button role="menuitem" type="button" onClick={() => { setGear(false); openSettings({ section: 'organization', panel: isAdmin ? 'organization-profile' : 'users' }); }}>Organization settings</button>
+            <button role="menuitem" type="button" onClick={() => { setGear(false); openSettings({ section: 'organization', panel: 'user-groups' }); }}>Groups</button>
+            <button role="menuitem" type="button" onClick={() => { setGear(false); openSettings({ section: 'organization', panel: 'channels' }); }}>Channel settings</button>
+          </div>
+        )}
+      </div>
       <div className="personal">
         <button type="button" className="icon-button personal-button" aria-haspopup="menu" aria-expanded={menu} onClick={() => setMenu(!menu)} title={me.email} aria-label={`${me.fullName}: menu`}>
           <Avatar userId={me.userId} size={24} /> <span className="my-name">{me.fullName}</span> ▾
@@ -47,6 +61,7 @@ export function TopBar() {
               {document.documentElement.dataset.theme === 'dark' ? 'Light theme' : 'Dark theme'}
             </button>
             <button role="menuitem" type="button" onClick={() => { close(); void updateSetting('color_scheme', 1); }}>Theme of the system</button>
+            <button role="menuitem" type="button" onClick={() => { close(); openSettings({ section: 'settings', panel: 'profile' }); }}>Personal settings</button>
             <button role="menuitem" type="button" onClick={() => { close(); setUi({ overlay: { kind: 'help' } }); }}>Keyboard shortcuts <span className="key">?</span></button>
             {typeof Notification !== 'undefined' && Notification.permission === 'default' && (
               <button role="menuitem" type="button" onClick={() => { close(); requestNotificationPermission(); }}>Enable desktop notifications</button>

@@ -18,6 +18,7 @@ const PATHS: Record<string, ReactElement> = {
   search: <><circle cx="7" cy="7" r="4.5" /><path d="M10.5 10.5L14 14" /></>,
   eye: <><path d="M1.5 8s2.5-4.5 6.5-4.5S14.5 8 14.5 8 12 12.5 8 12.5 1.5 8 1.5 8z" /><circle cx="8" cy="8" r="2" /></>,
   lock: <><rect x="3.5" y="7" width="9" height="7" rx="1.5" /><path d="M5.5 7V5a2.5 2.5 0 0 1 5 0v2" /></>,
+  gear: <><circle cx="8" cy="8" r="4.6" /><circle cx="8" cy="8" r="1.7" /><path d="M12.60 8.00L14.40 8.00M11.25 11.25L12.53 12.53M8.00 12.60L8.00 14.40M4.75 11.25L3.47 12.53M3.40 8.00L1.60 8.00M4.75 4.75L3.47 3.47M8.00 3.40L8.00 1.60M11.25 4.75L12.53 3.47" strokeWidth="2.4" strokeLinecap="butt" /></>,
   send: <path d="M2.5 8L13.5 2.5 11 13.5 8 9z M8 9l5.5-6.5" />,
 };
 

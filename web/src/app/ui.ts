@@ -30,8 +30,16 @@ export type Overlay =
   | { kind: 'channels' }
   | { kind: 'dialog'; messageId: number; dialog: MessageDialog['kind'] };
 
+// The settings overlay, by its hash (#settings/<panel>, #organization/<panel>); the view stays behind it.
+export interface SettingsRoute {
+  section: 'settings' | 'organization';
+  panel: string;
+  detail?: string; // e.g. a group's or channel's id
+}
+
 export interface Ui {
   route: Route;
+  settings: SettingsRoute | null;
   // The selected message of each view (by narrow key), so that going back finds the place.
   selected: Map<string, number>;
   compose: ComposeState;
@@ -47,6 +55,7 @@ export interface Ui {
 
 export const ui = new Store<Ui>({
   route: FEED,
+  settings: null,
   selected: new Map(),
   compose: { open: false, target: { kind: 'stream', streamId: null, topic: '' }, text: '', preview: false, scheduling: false },
   overlay: null,

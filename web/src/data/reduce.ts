@@ -5,13 +5,14 @@ import { Draft } from './draft';
 import { channelEvents } from './events/channels';
 import { flagEvents } from './events/flags';
 import { messageEvents } from './events/messages';
+import { orgEvents } from './events/org';
 import { peopleEvents } from './events/people';
 import { settingsEvents } from './events/settings';
 import type { State } from './state';
 
 type Reducer = (d: Draft, e: ServerEvent, now: number) => void;
 
-const REDUCERS: Record<string, Reducer> = { ...messageEvents, ...flagEvents, ...peopleEvents, ...channelEvents, ...settingsEvents };
+const REDUCERS: Record<string, Reducer> = { ...messageEvents, ...flagEvents, ...peopleEvents, ...channelEvents, ...settingsEvents, ...orgEvents };
 
 export function applyEvents(state: State, events: ServerEvent[], now = Date.now()): State {
   const d = new Draft(state);

@@ -36,6 +36,9 @@ const CAPABILITIES = {
 const FETCH = [
   'realm', 'realm_user', 'user_settings', 'subscription', 'message', 'update_message_flags', 'starred_messages',
   'recent_private_conversations', 'presence', 'drafts', 'scheduled_messages', 'user_topic', 'realm_emoji', 'user_status',
+  // What the settings overlay shows (small lists; the overlay's code itself loads on demand).
+  'realm_user_groups', 'realm_linkifiers', 'realm_playgrounds', 'default_streams', 'custom_profile_fields', 'channel_folders',
+  'realm_bot', 'alert_words', 'muted_users',
 ];
 
 type EventListener = (events: ServerEvent[], before: State, after: State) => void;

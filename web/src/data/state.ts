@@ -6,6 +6,7 @@ import type {
 } from '../api/types';
 import { conversationIds, dmKey, topicKey, type Term } from './narrow';
 import { emptyUnread, unreadFromRegister, type Unread } from './unread';
+import { orgFromRegister, type OrgState } from './org';
 
 export interface Me {
   userId: number;
@@ -15,6 +16,8 @@ export interface Me {
   isOwner: boolean;
   isModerator: boolean;
   isGuest: boolean;
+  role: number; // 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest
+  deliveryEmail: string;
 }
 
 export interface RealmInfo {
@@ -48,7 +51,7 @@ export interface TopicInfo {
   maxId: number;
 }
 
-export interface State {
+export interface State extends OrgState {
   me: Me;
   realm: RealmInfo;
   settings: UserSettings;
@@ -82,7 +85,7 @@ export function fromRegister(r: RegisterResponse): State {
   const recentDms = new Map<string, number>();
   for (const c of r.recent_private_conversations ?? []) recentDms.set(dmKey(conversationIds(c.user_ids, me)), c.max_message_id);
   return {
-    me: { userId: me, email: r.email, fullName: r.full_name, isAdmin: r.is_admin, isOwner: r.is_owner, isModerator: r.is_moderator, isGuest: r.is_guest },
+    me: { userId: me, email: r.email, fullName: r.full_name, isAdmin: r.is_admin, isOwner: r.is_owner, isModerator: r.is_moderator, isGuest: r.is_guest, role: roleOf(r), deliveryEmail: String(r.delivery_email ?? r.email) },
     realm: {
       name: r.realm_name,
       url: r.realm_url,
@@ -120,5 +123,17 @@ export function fromRegister(r: RegisterResponse): State {
     scheduled: new Map((r.scheduled_messages ?? []).map((s) => [s.scheduled_message_id, s])),
     realmEmoji: new Map(Object.entries(r.realm_emoji ?? {})),
     userStatus: new Map(Object.entries(r.user_status ?? {}).map(([id, s]) => [Number(id), s])),
+    ...orgFromRegister(r),
   };
+}
+
+function roleOf(r: RegisterResponse): number {
+  const mine = r.realm_users.find((u) => u.user_id === r.user_id)?.role;
+  if (typeof mine === 'number') return mine;
+  return r.is_owner ? 100 : r.is_admin ? 200 : r.is_moderator ? 300 : r.is_guest ? 600 : 400;
+}
+
+// The flags the app reads, after a change of role.
+export function meWithRole(me: Me, role: number): Me {
+  return { ...me, role, isOwner: role === 100, isAdmin: role <= 200, isModerator: role === 300, isGuest: role === 600 };
 }

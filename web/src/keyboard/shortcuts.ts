@@ -9,7 +9,7 @@ import { closeCompose, composeRefs, editLastOwn, editMessage, newDirectMessage, 
 import { feedControl } from '../feed/control';
 import { canEdit } from '../feed/MessageMenu';
 import { searchRefs } from '../search/SearchBox';
-import { navigate } from '../app/router';
+import { closeSettings, navigate } from '../app/router';
 import { setUi, ui } from '../app/ui';
 
 const inField = (el: Element | null) => !!el && (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || (el as HTMLElement).isContentEditable);
@@ -55,6 +55,7 @@ function goToConversation(): void {
 function escape(): void {
   const u = ui.get();
   if (u.overlay) return setUi({ overlay: null });
+  if (u.settings) return closeSettings();
   if (u.compose.open) return closeCompose();
   if (u.leftOpen) return setUi({ leftOpen: false });
   if (server.get()?.settings.web_escape_navigates_to_home_view !== false && !(u.route.view === 'inbox')) navigate({ view: 'inbox' });
@@ -139,7 +140,7 @@ export function installShortcuts(): void {
     if (inField(active) || e.ctrlKey || e.metaKey || e.altKey) return;
     // Inside a menu, a dialog or a button, arrows and Enter are theirs.
     if (active?.closest('[role="menu"], [role="dialog"], [role="listbox"]') || (e.key === 'Enter' && active instanceof HTMLButtonElement) || (e.key === 'Enter' && active instanceof HTMLAnchorElement)) return;
-    if (ui.get().overlay && e.key !== '?') return;
+    if ((ui.get().overlay && e.key !== '?') || ui.get().settings) return;
     const handler = KEYS[e.key];
     if (!handler) return;
     e.preventDefault();

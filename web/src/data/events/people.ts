@@ -3,6 +3,7 @@ import type { ServerEvent, User } from '../../api/types';
 import type { Draft } from '../draft';
 import { conversationIds } from '../narrow';
 import { dmConvKey, streamConvKey } from '../unread';
+import { meWithRole } from '../state';
 
 function onRealmUser(d: Draft, e: ServerEvent): void {
   const person = e.person as Partial<User> & { user_id: number };
@@ -13,8 +14,19 @@ function onRealmUser(d: Draft, e: ServerEvent): void {
     if (u) users.set(u.user_id, { ...u, is_active: false });
   } else if (e.op === 'update') {
     const u = users.get(person.user_id);
-    if (u) users.set(u.user_id, { ...u, ...person });
-    if (person.user_id === d.get('me').userId && typeof person.full_name === 'string') d.set('me', { ...d.get('me'), fullName: person.full_name });
+    // A profile field's new value comes as custom_profile_field: { id, value, rendered_value }.
+    const field = (e.person as { custom_profile_field?: { id: number; value: string | null; rendered_value?: string } }).custom_profile_field;
+    if (u && field) {
+      const data = { ...(u.profile_data ?? {}) };
+      if (field.value === null) delete data[field.id];
+      else data[field.id] = { value: field.value, rendered_value: field.rendered_value };
+      users.set(u.user_id, { ...u, profile_data: data });
+    } else if (u) users.set(u.user_id, { ...u, ...person });
+    if (person.user_id === d.get('me').userId) {
+      if (typeof person.full_name === 'string') d.set('me', { ...d.get('me'), fullName: person.full_name });
+      if (typeof person.role === 'number') d.set('me', meWithRole(d.get('me'), person.role));
+      if (typeof person.delivery_email === 'string') d.set('me', { ...d.get('me'), deliveryEmail: person.delivery_email });
+    }
   }
 }
 

@@ -21,6 +21,8 @@ function onRealm(d: Draft, e: ServerEvent): void {
   if ('allow_message_editing' in data) next.allowEditing = !!data.allow_message_editing;
   if ('moderation_request_channel_id' in data) next.moderationChannelId = Number(data.moderation_request_channel_id);
   d.set('realm', next);
+  // Every setting, as the settings overlay shows them (data of update_dict: name, icon_url, can_*_group, …).
+  if (e.op === 'update' || e.op === 'update_dict') d.set('realmSettings', { ...d.get('realmSettings'), ...data });
 }
 
 function onRealmEmoji(d: Draft, e: ServerEvent): void {
