@@ -40,7 +40,7 @@ function schemaKey(): string {
   return hash.digest('hex').slice(0, 12);
 }
 
-const open = (dataDir: string) => openApp({ ...loadConfig({}, { PARLANCE_DATA: dataDir, DATABASE_URL: '', PARLANCE_ARGON2_MEMORY_KIB: '19456' }), logLevel: 'silent' });
+const open = (dataDir: string) => openApp({ ...loadConfig({}, { PARLANCE_DATA: dataDir, DATABASE_URL: '', PARLANCE_ARGON2_MEMORY_KIB: '19456', PARLANCE_CHANNEL_CREATION_LIMIT: '0' }), logLevel: 'silent' });
 
 export async function webDb(log: (s: string) => void): Promise<WebDb> {
   const dataDir = path.join(cacheDir(), `web_${schemaKey()}`);

@@ -16,7 +16,7 @@ const SECONDS = quick ? 3 : 20;
 const SUBSCRIBERS = 5; // the seeded people: iago, hamlet, cordelia, desdemona, shiva
 
 // The per-user rate limit is off under the bench server (the test helper's default).
-const server = await startBenchServer();
+const server = await startBenchServer({ PARLANCE_LOG_LEVEL: 'warn' }); // warn: the event-loop monitor's reports
 const load = fork(path.join(here, 'webhook-load.ts'), [], { execArgv: ['--import', 'tsx'] });
 const rows: Row[] = [];
 try {
@@ -47,6 +47,10 @@ try {
   rows.push({ id: 'B12', figure: `incoming webhooks (GitHub push) offered at ${RATE}/s for ${SECONDS} s to one channel: posts/s answered${failed ? ` (${failed} failed)` : ''}`, target: '1,000/s', result: throughput.toFixed(0), met: throughput >= RATE * 0.98 && failed === 0, rate: throughput });
   rows.push({ id: 'B12', figure: 'incoming webhook latency: median / p99 / max', target: 'p99 ≤ 50 ms', result: `${ms(lat.p50)} / ${ms(lat.p99)} / ${ms(lat.max)}`, met: lat.p99 <= 50 });
   rows.push({ id: 'B12', figure: 'server CPU per webhook post', result: ms(serverCpu / r.latencies.length) });
+  // What held the server's event loop, as its monitor logged it: the cause of a long tail.
+  const stalls = server.stdout.split('\n').filter((l) => l.includes('event loop blocked')).map((l) => JSON.parse(l) as { event_loop_delay_ms: number; requests?: unknown[] });
+  for (const s of stalls.slice(0, 3)) console.error(`B12: server stall: ${s.event_loop_delay_ms} ms during ${JSON.stringify(s.requests ?? []).slice(0, 300)}`);
+  rows.push({ id: 'B12', figure: 'event-loop stalls over 100 ms the server logged (longest)', result: `${stalls.length} (${ms(Math.max(0, ...stalls.map((s) => s.event_loop_delay_ms)))})` });
 } finally {
   load.disconnect();
   await stopServer(server);

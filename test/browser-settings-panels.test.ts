@@ -5,6 +5,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { PASSWORD, startTestServer, type TestServer } from './helpers/server.js';
 import { createChannel } from './helpers/messages.js';
 import { assertSuccess } from './helpers/assertions.js';
@@ -86,6 +87,15 @@ test('account: the API key after the password; a wrong password is refused; pass
   await page.getByLabel('Enter your password to see your API key').fill(PASSWORD);
   await page.getByRole('button', { name: 'Show API key' }).click();
   assert.equal(await page.locator('.api-key').innerText(), server.users.cordelia.apiKey);
+  // A new key replaces the old one (after a confirmation); the old one stops working.
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Generate a new key' }).click();
+  await saved(page, 'New key made');
+  const fresh = await page.locator('.api-key').innerText();
+  assert.notEqual(fresh, server.users.cordelia.apiKey);
+  assert.equal((await server.as('cordelia').get('/users/me')).status, 401);
+  server.users.cordelia.apiKey = fresh;
+  assert.equal((await server.as('cordelia').get('/users/me')).status, 200);
 
   await page.getByLabel('Current password').fill(PASSWORD);
   await page.getByLabel('New password', { exact: true }).fill('a much longer new password');
@@ -324,4 +334,23 @@ test('topics: a muted topic listed, followed instead, then reset', async () => {
   await page.locator('.settings-table tr', { hasText: /weeds/i }).waitFor({ state: 'detached' });
   assert.deepEqual(await policy(), []);
   assert.deepEqual(cordelia.errors, []);
+});
+
+test("organization: an administrator uploads the organization's icon, and goes back to the default", async () => {
+  const { page } = iago;
+  await page.bringToFront();
+  await go(page, '#organization/organization-profile');
+  const icon = page.locator('img.realm-icon');
+  const before = await icon.getAttribute('src');
+  const png = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#2a7a4b' } }).png().toBuffer();
+  await page.getByLabel('Upload an icon').setInputFiles({ name: 'icon.png', mimeType: 'image/png', buffer: png });
+  await saved(page, 'Icon saved');
+  await page.waitForFunction((b) => document.querySelector('img.realm-icon')?.getAttribute('src') !== b, before);
+  const reg = assertSuccess(await server.as('hamlet').post('/register', { fetch_event_types: ['realm'] }));
+  assert.equal(await icon.getAttribute('src'), reg.realm_icon_url);
+  assert.equal(reg.realm_icon_source, 'U');
+  await page.getByRole('button', { name: 'Use the default icon' }).click();
+  await saved(page, 'Icon removed');
+  await page.getByRole('button', { name: 'Use the default icon' }).waitFor({ state: 'detached' });
+  assert.deepEqual(iago.errors, []);
 });

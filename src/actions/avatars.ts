@@ -59,7 +59,7 @@ async function changeAvatar(app: App, realm: Realm, user: User, source: 'U' | 'J
 }
 
 // The two sizes, cropped to a square from the middle, EXIF orientation applied; null if the image cannot be read.
-async function resized(data: Buffer): Promise<[Buffer, Buffer] | null> {
+export async function squareImages(data: Buffer): Promise<[Buffer, Buffer] | null> {
   try {
     const image = sharp(data, { limitInputPixels: MAX_AVATAR_PIXELS, animated: false }).rotate();
     const at = (size: number) => image.clone().resize(size, size, { fit: 'cover' }).png().toBuffer();
@@ -77,7 +77,7 @@ export async function doUploadAvatar(app: App, realm: Realm, user: User, files: 
   if (data.length > limit * MIB) throw new ApiError(`Uploaded file is larger than the allowed limit of ${limit} MiB`);
   // Charged before decoding: the hourly allowance also bounds the decoding work a user can cause.
   await chargeUploadVolume(app, user, data.length);
-  const images = imageKind(data) ? await resized(data) : null;
+  const images = imageKind(data) ? await squareImages(data) : null;
   if (!images) throw new ApiError('Could not decode image; did you upload an image file?', 'BAD_IMAGE');
   const name = crypto.randomBytes(8).toString('hex');
   const [small, medium] = images;
@@ -127,5 +127,4 @@ export function defaultAvatarImage(realmId: number, fileName: string): Promise<B
 }
 
 // The organization's icon when none was uploaded, and the placeholder of unknown users.
-export const realmIconImage = (realmId: number, medium: boolean) => identiconPng(`realm:${realmId}`, medium ? MEDIUM_AVATAR_SIZE : AVATAR_SIZE);
 export const placeholderAvatarImage = () => identiconPng('placeholder', AVATAR_SIZE);

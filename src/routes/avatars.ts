@@ -1,4 +1,5 @@
-import { avatarLocation, defaultAvatarImage, doDeleteAvatar, doUploadAvatar, placeholderAvatarImage, readAvatarImage, realmIconImage } from '../actions/avatars.js';
+import { avatarLocation, defaultAvatarImage, doDeleteAvatar, doUploadAvatar, placeholderAvatarImage, readAvatarImage } from '../actions/avatars.js';
+import { doDeleteRealmIcon, doUploadRealmIcon, realmIconFile } from '../actions/realm-icon.js';
 import { INACCESSIBLE_USER_AVATAR } from '../format/users.js';
 import { NotFoundError } from '../lib/errors.js';
 import { int, str } from '../http/params.js';
@@ -46,6 +47,22 @@ export const avatarRoutes = [
     params: {},
     handler: ({ app, realm, user }) => doDeleteAvatar(app, realm, user),
   }),
+  route({
+    method: 'POST',
+    path: '/realm/icon',
+    auth: 'user',
+    summary: "Upload the organization's icon (one image file, multipart; administrators)",
+    params: {},
+    handler: ({ app, realm, user, files }) => doUploadRealmIcon(app, realm, user, files),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/realm/icon',
+    auth: 'user',
+    summary: "Go back to the organization's drawn icon (administrators)",
+    params: {},
+    handler: ({ app, realm, user }) => doDeleteRealmIcon(app, realm, user),
+  }),
   ...lookups,
   route({
     method: 'GET',
@@ -78,12 +95,12 @@ export const avatarRoutes = [
     path: '/user_avatars/{realm_id}/realm/{file_name}',
     root: true,
     auth: 'bare',
-    summary: "The organization's icon, drawn by the server",
+    summary: "The organization's icon: uploaded, or drawn by the server",
     params: { realm_id: int({ min: 1 }), file_name: str() },
-    handler: async ({ params, reply }) => {
+    handler: async ({ app, params, reply }) => {
       const m = /^icon(-medium)?\.png$/.exec(params.file_name);
       if (!m) throw new NotFoundError();
-      sendImmutableImage(reply, await realmIconImage(params.realm_id, !!m[1]), params.file_name);
+      sendImmutableImage(reply, await realmIconFile(app, params.realm_id, !!m[1]), params.file_name);
     },
   }),
   route({

@@ -1,3 +1,4 @@
+import { doRegenerateOwnKey } from '../actions/api-keys.js';
 import { accessOwnUser, accessUserDirectory, accessUserObject } from '../actions/user-directory.js';
 import { checkAdministrator, doCreateUser, ROLE } from '../actions/users.js';
 import { bool, str } from '../http/params.js';
@@ -18,6 +19,14 @@ export const userRoutes = [
     summary: 'The calling user',
     params: {},
     handler: ({ app, realm, user }) => accessOwnUser(app, realm, user),
+  }),
+  route({
+    method: 'POST',
+    path: '/users/me/api_key/regenerate',
+    auth: 'user',
+    summary: "Replace the caller's API key",
+    params: {},
+    handler: async ({ app, realm, user }) => ({ api_key: await doRegenerateOwnKey(app, realm, user) }),
   }),
   route({
     method: 'GET',

@@ -1,7 +1,7 @@
 // The permission matrix's cases for files: uploads and who may read them (the uploader and readers of a linking
 // message), temporary URLs, resumable uploads (tus), attachments and avatars.
 import sharp from 'sharp';
-import { NO_FILE, own, PNG, sendForm, unique, type Case, type Caller, type Fixtures, type Outcome } from './permission-fixtures.js';
+import { ADMIN, ADMINS, NO_FILE, own, PNG, SEED_OF, sendForm, unique, type Case, type Caller, type Fixtures, type Outcome } from './permission-fixtures.js';
 import { avatarForm } from './permission-cases-mobile.js';
 
 const INVALID_TOKEN: Outcome = [400, 'BAD_REQUEST', 'Invalid token'];
@@ -109,6 +109,17 @@ export const FILE_CASES: Case[] = [
   },
   { key: 'POST /api/v1/users/me/avatar', request: () => ({ path: '/users/me/avatar', multipart: avatarForm() }) },
   { key: 'DELETE /api/v1/users/me/avatar', request: () => ({ path: '/users/me/avatar' }) },
+  // The organization's icon: administrators (another organization's owner changes their own).
+  { key: 'POST /api/v1/realm/icon', request: () => ({ path: '/realm/icon', multipart: avatarForm() }), ok: ADMINS, denied: ADMIN },
+  { key: 'DELETE /api/v1/realm/icon', request: () => ({ path: '/realm/icon' }), ok: ADMINS, denied: ADMIN },
+  // One's own API key, replaced: the fixtures' credentials follow, so the cases after it still act as the caller.
+  {
+    key: 'POST /api/v1/users/me/api_key/regenerate', request: () => ({ path: '/users/me/api_key/regenerate' }),
+    check: (reply, who, f) => {
+      const seed = who === 'other' ? 'lear' : SEED_OF[who === 'anon' ? 'member' : who];
+      f.server.users[seed].apiKey = reply.body.api_key;
+    },
+  },
   // Redirects; spectators are not admitted by default. Another organization does not know the user: the
   // generated image of the text given.
   ...['/api/v1/avatar/{user_id_or_email}', '/api/v1/avatar/{user_id_or_email}/medium', '/avatar/{user_id_or_email}', '/avatar/{user_id_or_email}/medium'].map(

@@ -77,6 +77,8 @@ export interface Endpoints {
   "POST /realm/filters": { "pattern": string; "url_template": string };
   "DELETE /realm/filters/{filter_id}": {  };
   "PATCH /realm/filters/{filter_id}": { "pattern": string; "url_template": string };
+  "DELETE /realm/icon": {  };
+  "POST /realm/icon": {  };
   "GET /realm/linkifiers": {  };
   "PATCH /realm/linkifiers": { "ordered_linkifier_ids": (number)[] };
   "POST /realm/linkifiers": { "pattern": string; "url_template": string };
@@ -152,6 +154,7 @@ export interface Endpoints {
   "POST /users/me/alert_words": { "alert_words": (string)[] };
   "DELETE /users/me/android_gcm_reg_id": { "token": string };
   "POST /users/me/android_gcm_reg_id": { "token": string };
+  "POST /users/me/api_key/regenerate": {  };
   "DELETE /users/me/apns_device_token": { "token": string };
   "POST /users/me/apns_device_token": { "token": string; "appid"?: string };
   "DELETE /users/me/avatar": {  };

@@ -17,7 +17,9 @@ export async function fetchApiKey(password: string): Promise<string> {
   return res.api_key;
 }
 
-// Multipart uploads (avatar, organization emoji): the browser sets the form's boundary.
+export const regenerateOwnKey = (): Promise<{ api_key: string }> => api.call('POST /users/me/api_key/regenerate', {});
+
+// Multipart uploads (avatar, organization emoji, icon): the browser sets the form's boundary.
 async function postForm(path: string, file: File): Promise<Record<string, unknown>> {
   const form = new FormData();
   form.append('file', file, file.name);
@@ -35,6 +37,8 @@ async function postForm(path: string, file: File): Promise<Record<string, unknow
 export const uploadAvatar = (file: File) => postForm('/users/me/avatar', file);
 export const deleteAvatar = () => api.call('DELETE /users/me/avatar', {});
 export const addEmoji = (name: string, file: File) => postForm(`/realm/emoji/${encodeURIComponent(name)}`, file);
+export const uploadRealmIcon = (file: File) => postForm('/realm/icon', file);
+export const deleteRealmIcon = () => api.call('DELETE /realm/icon', {});
 export const deleteEmoji = (name: string) => api.call('DELETE /realm/emoji/{emoji_name}', {}, { emoji_name: name });
 
 export const setStatus = (status: { status_text?: string; emoji_name?: string; away?: boolean }) => api.call('POST /users/me/status', status);

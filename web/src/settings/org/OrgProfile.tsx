@@ -1,6 +1,6 @@
-// The organization's profile: its name and description (administrators change them; others read them).
+// The organization's profile: its name, description and icon (administrators change them; others read them).
 import { useServer } from '../../data/hooks';
-import { updateRealm } from '../actions';
+import { deleteRealmIcon, updateRealm, uploadRealmIcon } from '../actions';
 import { Section, Status, TextSetting, Toggle, useRequest } from '../controls';
 import { OWNER_ONLY_REALM_SETTINGS } from '../labels';
 
@@ -17,7 +17,23 @@ export default function OrgProfile() {
         <TextSetting id="realm-name" label="Organization name" value={String(realm.name ?? '')} maxLength={40} disabled={!admin} onSave={(v) => void run(updateRealm({ name: v }), 'Name saved')} />
         <TextSetting id="realm-description" label="Description" value={String(realm.description ?? '')} multiline maxLength={1000} disabled={!admin} onSave={(v) => void run(updateRealm({ description: v }), 'Description saved')} />
         {typeof realm.icon_url === 'string' && (
-          <div className="settings-field"><span className="label">Icon</span><img className="realm-icon" src={realm.icon_url} alt="" width={48} height={48} /></div>
+          <div className="settings-field">
+            <span className="label">Icon</span>
+            <img className="realm-icon" src={realm.icon_url} alt="" width={48} height={48} />
+            {admin && (
+              <>
+                <label className="button">
+                  Upload an icon
+                  <input type="file" accept="image/*" hidden aria-label="Upload an icon" onChange={(e) => {
+                    const file = e.target.files?.[0];
+                    e.target.value = '';
+                    if (file) void run(uploadRealmIcon(file), 'Icon saved');
+                  }} />
+                </label>
+                {realm.icon_source === 'U' && <button type="button" className="button" onClick={() => void run(deleteRealmIcon(), 'Icon removed')}>Use the default icon</button>}
+              </>
+            )}
+          </div>
         )}
       </Section>
       <Section title="Accounts">

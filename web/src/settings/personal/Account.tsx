@@ -2,7 +2,7 @@
 // key (shown after the password is entered again, as the reference web app does), and what others may see.
 import { useState } from 'react';
 import { useServer } from '../../data/hooks';
-import { changePassword, fetchApiKey, requestEmailChange, setSetting } from '../actions';
+import { changePassword, fetchApiKey, regenerateOwnKey, requestEmailChange, setSetting } from '../actions';
 import { Choice, Section, Status, Toggle, useRequest } from '../controls';
 
 const EMAIL_VISIBILITY: [number, string][] = [[1, 'Everyone'], [2, 'Members only'], [3, 'Administrators only'], [4, 'Nobody'], [5, 'Moderators only']];
@@ -35,7 +35,13 @@ function ApiKey() {
       <div className="settings-stack">
         <p>Your API key: <code className="api-key">{key}</code></p>
         <p className="detail">Anyone with this key can act as you. Keep it secret.</p>
-        <div><button type="button" className="button" onClick={() => setKey('')}>Hide</button></div>
+        <div>
+          <button type="button" className="button" onClick={() => setKey('')}>Hide</button>{' '}
+          <button type="button" className="button" onClick={() => {
+            if (confirm('Generate a new API key? Programs using the current one will stop working.')) void run(regenerateOwnKey(), 'New key made').then((r) => r && setKey(r.api_key));
+          }}>Generate a new key</button>
+        </div>
+        <Status outcome={outcome} />
       </div>
     );
   }
