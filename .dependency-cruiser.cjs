@@ -62,6 +62,15 @@ module.exports = {
       to: { path: '^src/(actions|routes)/' },
     },
     {
+      name: 'lib-is-the-bottom',
+      severity: 'error',
+      comment:
+        'src/lib/ holds what every layer may use (errors, text, limits, the guarded fetcher): it imports no layer. ' +
+        'It may read the settings (src/config.ts), the version and, as types, the App it is given.',
+      from: { path: '^src/lib/' },
+      to: { path: '^src/(actions|routes|http|events|permissions|state|format|markdown|emoji|storage|store|populate|integrations|gateway)/' },
+    },
+    {
       name: 'web-app-apart-from-server',
       severity: 'error',
       comment:

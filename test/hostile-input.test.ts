@@ -20,7 +20,7 @@ after(async () => {
 });
 
 // Taking these would lock the fuzzing user out, which tests nothing further.
-const SKIP = new Set(['DELETE /api/v1/users/me']);
+const SKIP = new Set(['DELETE /api/v1/users/me', 'POST /api/v1/users/me/api_key/regenerate']);
 
 interface Endpoint { method: string; path: string; params: { name: string; in: string }[] }
 

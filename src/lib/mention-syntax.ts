@@ -1,6 +1,6 @@
 // Markdown the server writes into its own messages: silent mentions and links to channels, topics and
 // messages, in the forms the reference server generates (zerver/lib/topic_link_util.py, url_encoding.py).
-import { EMPTY_TOPIC_DISPLAY_NAME } from '../state/realm-data.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from './text.js';
 
 export const silentMention = (u: { id: number; fullName: string }) => `@_**${u.fullName}|${u.id}**`;
 export const silentGroupMention = (name: string) => `@_*${name}*`;

@@ -35,3 +35,7 @@ export function invalidCharacterPosition(s: string): number {
   }
   return 0;
 }
+
+// The name clients show for the empty topic (the reference's "general chat"); a fact of the API, so every layer
+// may use it.
+export const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';

@@ -152,7 +152,7 @@ export const DEFAULT_EXTERNAL_ACCOUNTS = {
 // Shown by the reference server to every organization; clients display it only on limited plans.
 export const UPGRADE_TEXT_STANDARD = 'Available on Zulip Cloud Standard. Upgrade to access.';
 
-export const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';
+export { EMPTY_TOPIC_DISPLAY_NAME } from '../lib/text.js';
 export const DEFAULT_LOGO_PATH = '/static/images/logo/zulip-org-logo.svg';
 export const DEFAULT_JITSI_SERVER_URL = 'https://meet.jit.si';
 // The reference server's SERVER_GENERATION: when this process started.
