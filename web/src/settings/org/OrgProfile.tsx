@@ -19,6 +19,7 @@ export default function OrgProfile() {
         {typeof realm.icon_url === 'string' && (
           <div className="settings-field">
             <span className="label">Icon</span>
+            <div className="icon-controls">
             <img className="realm-icon" src={realm.icon_url} alt="" width={48} height={48} />
             {admin && (
               <>
@@ -33,6 +34,7 @@ export default function OrgProfile() {
                 {realm.icon_source === 'U' && <button type="button" className="button" onClick={() => void run(deleteRealmIcon(), 'Icon removed')}>Use the default icon</button>}
               </>
             )}
+            </div>
           </div>
         )}
       </Section>
