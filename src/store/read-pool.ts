@@ -139,9 +139,9 @@ class WorkerPoolDriver implements Driver {
 
   constructor(private file: string, private size: number) {}
 
-  async init(): Promise<void> {
-    for (let i = 0; i < this.size; i++) this.idle.push(this.spawn());
-  }
+  // Workers start as reads need them, up to the pool's size: each is an isolate of its own (about 10 MB), which
+  // an idle server or one with one reader at a time need not hold.
+  async init(): Promise<void> {}
 
   private spawn(): WorkerConnection {
     const c = new WorkerConnection(this.module, this.file, (dead) => {
@@ -155,7 +155,7 @@ class WorkerPoolDriver implements Driver {
   }
 
   acquireConnection(): Promise<DatabaseConnection> {
-    const c = this.idle.pop();
+    const c = this.idle.pop() ?? (this.all.size < this.size ? this.spawn() : undefined);
     if (c) return Promise.resolve(c);
     return new Promise((resolve) => this.waiting.push(resolve));
   }
