@@ -90,7 +90,7 @@ export const SETTINGS: Setting[] = [
   { key: 'shutdownGraceSeconds', env: 'PARLANCE_SHUTDOWN_GRACE_SECONDS', kind: 'int', default: 10, help: 'how long SIGTERM waits for in-flight requests' },
   { key: 'argon2MemoryKib', env: 'PARLANCE_ARGON2_MEMORY_KIB', kind: 'int', default: 19456, help: 'argon2id memory cost for password hashes' },
   { key: 'heartbeatSeconds', env: 'PARLANCE_HEARTBEAT_SECONDS', kind: 'int', default: 50, help: 'a parked GET /events gets a heartbeat after this long' },
-  { key: 'eventCoalesceMs', env: 'PARLANCE_EVENT_COALESCE_MS', kind: 'int', default: 20, help: 'new events for a queue answered less than this long ago wait out the rest of that time, so that each answer carries more (up to 80 ms more while the process is busy)' },
+  { key: 'eventCoalesceMs', env: 'PARLANCE_EVENT_COALESCE_MS', kind: 'int', default: 20, help: 'new events for a queue answered less than this long ago wait out the rest of that time, so that each answer carries more' },
   { key: 'queueIdleTimeoutSeconds', env: 'PARLANCE_QUEUE_IDLE_TIMEOUT_SECONDS', kind: 'int', default: 600, help: 'default idle time before an event queue is collected' },
   { key: 'queueGcIntervalSeconds', env: 'PARLANCE_QUEUE_GC_INTERVAL_SECONDS', kind: 'int', default: 60, help: 'how often idle event queues are looked for' },
   { key: 'maxQueueLength', env: 'PARLANCE_MAX_QUEUE_LENGTH', kind: 'int', default: 10000, help: 'events a queue may hold; a queue that overflows is collected' },

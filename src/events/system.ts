@@ -15,7 +15,6 @@ import { fanOut, type QueueIndex } from './fanout.js';
 import type { LogNotifier } from './notifier.js';
 import { idleEverywhere, reconcileQueues, saveQueues, SAVE_LAG_SECONDS, SYNC_MS } from './rows.js';
 import { BadEventQueueIdError, EventQueue, SLOT, type QueueOptions, type QueuedEvent } from './queue.js';
-import { CoalesceWindow } from './coalesce-window.js';
 
 const RESTART_EVENT = {
   type: 'restart',
@@ -54,12 +53,9 @@ export class EventSystem {
   private timers: NodeJS.Timeout[] = [];
   private startedMs = Date.now();
   private closed = false;
-  private coalesce: CoalesceWindow;
   notifier: LogNotifier | null = null;
 
-  constructor(private app: EventHost, private settings: EventSettings) {
-    this.coalesce = new CoalesceWindow(settings.coalesceMs);
-  }
+  constructor(private app: EventHost, private settings: EventSettings) {}
 
   get size(): number {
     return this.queues.size;
@@ -277,15 +273,14 @@ export class EventSystem {
   poll(q: EventQueue, dontBlock: boolean, onClose: (fn: () => void) => void): Promise<QueuedEvent[]> {
     q.lastActivity = Date.now();
     q.dirty = true;
-    const coalesceMs = this.coalesce.ms;
-    if ((q.events.length && !q.coalescing(coalesceMs)) || dontBlock || this.closed) {
+    if ((q.events.length && !q.coalescing(this.settings.coalesceMs)) || dontBlock || this.closed) {
       q.finishPoll();
       q.answered();
       return Promise.resolve(q.events.slice());
     }
     return new Promise((resolve, reject) => {
       const jitter = this.settings.heartbeatSeconds >= 20 ? (Math.random() - 0.5) * 0.2 : 0;
-      q.park((events) => (q.failure ? reject(q.failure) : resolve(events)), this.settings.heartbeatSeconds * 1000 * (1 + jitter), () => this.lastSeen, coalesceMs);
+      q.park((events) => (q.failure ? reject(q.failure) : resolve(events)), this.settings.heartbeatSeconds * 1000 * (1 + jitter), () => this.lastSeen, this.settings.coalesceMs);
       onClose(() => {
         q.abandonPoll(resolve);
         resolve([]);
@@ -340,7 +335,6 @@ export class EventSystem {
   async close(): Promise<void> {
     this.closed = true;
     this.timers.forEach(clearInterval);
-    this.coalesce.stop();
     for (const q of this.queues.values()) q.finishPoll();
     await this.chain;
     for (const q of this.queues.values()) q.dirty = true;
