@@ -106,6 +106,15 @@ export async function subscriberCounts(db: Db, streamIds: number[]): Promise<Map
   return out;
 }
 
+// Whether the channel has more than `limit` active subscribers (deactivated users excluded), reading at most
+// limit + 1 rows however large the channel is.
+export async function hasMoreSubscribersThan(db: Db, streamId: number, limit: number): Promise<boolean> {
+  const some = db.selectFrom('subscriptions').innerJoin('users', 'users.id', 'subscriptions.user_id').select('subscriptions.user_id')
+    .where('subscriptions.stream_id', '=', streamId).where('subscriptions.active', '=', 1).where('users.is_active', '=', 1).limit(limit + 1);
+  const row = await db.selectFrom(some.as('s')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n) > limit;
+}
+
 async function loadSubscriberIds(db: Db, streamIds: number[]): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(streamIds.map((id) => [id, []]));
   for (let i = 0; i < streamIds.length; i += 500) {
