@@ -10,7 +10,6 @@ import type { BatchRequest } from './probe.js';
 import { populatedDb, scratchCopy, withDb, type PopulateSpec } from './populated-db.js';
 import { ms, percentiles, report, type Row } from './report.js';
 import { cpuMs, rssMiB, startServerOver, stopServer, waitIdle } from './server.js';
-import type { Credentials } from './tasks.js';
 
 const quick = process.argv.includes('--quick');
 const rowsArg = process.argv.indexOf('--rows');
