@@ -25,7 +25,6 @@ import { retryPendingRegistrations } from './actions/devices.js';
 import { deliverDueMail } from './actions/mail.js';
 import { openMailer } from './lib/mailer.js';
 import { deliverDueWebhooks } from './actions/webhook-delivery.js';
-import { startEmailGateway } from './gateway/smtp.js';
 import path from 'node:path';
 
 // Members age into role:fullmembers in days; an hourly pass is prompt enough.
@@ -103,7 +102,8 @@ export async function startServer(config: Config): Promise<Running> {
   });
   const address = await http.listen({ host: config.host, port: config.port });
   app.listenUrl = address;
-  const gateway = config.emailGatewayListen ? await startEmailGateway(app, config.emailGatewayListen) : undefined;
+  // Loaded only when configured: its mail parsers hold about 30 MB (B8).
+  const gateway = config.emailGatewayListen ? await (await import('./gateway/smtp.js')).startEmailGateway(app, config.emailGatewayListen) : undefined;
   if (gateway) app.log.info(`e-mail gateway listening on ${gateway.address}`);
   if (gateway && !config.emailGatewayDomain) app.log.warn('PARLANCE_EMAIL_GATEWAY_LISTEN is set without PARLANCE_EMAIL_GATEWAY_DOMAIN: every address is refused');
   if (!config.externalUrl) {

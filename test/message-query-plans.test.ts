@@ -52,7 +52,7 @@ after(() => server.close());
 // PostgreSQL's where it differs.
 // On PostgreSQL, a narrow that most of the user's history matches may as well walk messages by id.
 const UM_KEY = { sqlite: 'PRIMARY KEY', postgres: 'Backward using' };
-const FTS = { sqlite: 'VIRTUAL TABLE', postgres: 'messages_search' };
+const FTS = { sqlite: 'VIRTUAL TABLE', postgres: 'message_search' };
 const narrows = (): [string, unknown[], string | { sqlite: string; postgres: string }][] => {
   const u = server.users;
   return [

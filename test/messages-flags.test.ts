@@ -197,6 +197,26 @@ describe('register blocks', () => {
     assert.equal(leave.status, 200, leave.text);
     assert.ok(!(await register()).unread_msgs.streams.some((s: any) => s.stream_id === quiet));
   });
+
+  test('a topic spelled two ways is one entry; muted topics keep personal mentions and lose wildcard ones', async () => {
+    const stage = await createChannel(server, 'iago', ['cordelia', 'iago', 'hamlet']);
+    const a = await sendToChannel(server, 'iago', stage, 'Act One', 'enter');
+    const b = await sendToChannel(server, 'iago', stage, 'ACT ONE', 'exit');
+    const c = await sendToChannel(server, 'hamlet', stage, 'act one', 'pursued by a bear');
+    const mute = await server.as('cordelia').post('/user_topics', { stream_id: stage, topic: 'Act Two', visibility_policy: 1 });
+    assert.equal(mute.status, 200, mute.text);
+    const personal = await sendToChannel(server, 'iago', stage, 'Act Two', "hello @**Cordelia, Lear's daughter**");
+    const wildcard = await sendToChannel(server, 'iago', stage, 'Act Two', 'hello @**all**');
+    const u = (await register()).unread_msgs;
+    const entries = u.streams.filter((s: any) => s.stream_id === stage);
+    assert.deepEqual(entries, [
+      { stream_id: stage, topic: 'Act One', unread_message_ids: [a, b, c] },
+      { stream_id: stage, topic: 'Act Two', unread_message_ids: [personal, wildcard] },
+    ]);
+    assert.ok(u.mentions.includes(personal));
+    assert.ok(!u.mentions.includes(wildcard));
+    assert.deepEqual([...u.mentions].sort((x: number, y: number) => x - y), u.mentions);
+  });
 });
 
 describe('POST /messages/flags/narrow', () => {

@@ -115,3 +115,25 @@ describe('the index', () => {
     assert.deepEqual(await search('zebra after'), [id]);
   });
 });
+
+describe('the index through the API', () => {
+  test('an edited message, a renamed topic and a deleted message are found as they now are', async () => {
+    const id = await sendToChannel(server, 'hamlet', den, 'walrus plans', 'penguin parade');
+    const other = await sendToChannel(server, 'hamlet', den, 'walrus plans', 'second penguin');
+    const edit = (params: Record<string, string>) => server.as('hamlet').patch(`/messages/${id}`, params);
+    assert.equal((await edit({ content: 'otter parade' })).status, 200);
+    assert.deepEqual(await search('penguin'), [other]);
+    assert.deepEqual(await search('otter'), [id]);
+    assert.equal((await edit({ topic: 'narwhal plans', propagate_mode: 'change_all', send_notification_to_new_thread: 'false' })).status, 200);
+    assert.deepEqual(await search('walrus'), []);
+    assert.deepEqual(await search('narwhal'), [id, other]);
+    assert.equal((await server.as('iago').delete(`/messages/${other}`)).status, 200);
+    assert.deepEqual(await search('narwhal'), [id]);
+    await withApp(server, async (app) => {
+      // On PostgreSQL the stored documents follow the messages (on SQLite, the FTS table is written by the store).
+      if (app.dialect !== 'postgres') return;
+      const rows = await sql<{ id: number }>`select id from message_search where id in (${id}, ${other})`.execute(app.db);
+      assert.deepEqual(rows.rows.map((r) => r.id), [id]);
+    });
+  });
+});

@@ -3,13 +3,13 @@
 // stored at the reference's two sizes (100 and 500 pixels, PNG) beside the original. Default avatars are drawn
 // here (src/lib/identicon.ts). Stored names are random, so images are served without credentials.
 import crypto from 'node:crypto';
-import sharp from 'sharp';
 import type { App } from '../app.js';
 import { imageKind } from '../emoji/image.js';
 import { avatarUrl, AVATAR_NAME, INACCESSIBLE_USER_AVATAR } from '../format/users.js';
 import { ApiError, UnauthorizedError } from '../lib/errors.js';
 import type { UploadedFile } from '../lib/uploaded-file.js';
 import { identiconPng } from '../lib/identicon.js';
+import { loadSharp } from '../lib/sharp.js';
 import { isRealmAdmin } from '../permissions/channels.js';
 import { realmSettings } from '../state/realm.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
@@ -61,6 +61,7 @@ async function changeAvatar(app: App, realm: Realm, user: User, source: 'U' | 'J
 // The two sizes, cropped to a square from the middle, EXIF orientation applied; null if the image cannot be read.
 export async function squareImages(data: Buffer): Promise<[Buffer, Buffer] | null> {
   try {
+    const sharp = await loadSharp();
     const image = sharp(data, { limitInputPixels: MAX_AVATAR_PIXELS, animated: false }).rotate();
     const at = (size: number) => image.clone().resize(size, size, { fit: 'cover' }).png().toBuffer();
     return [await at(AVATAR_SIZE), await at(MEDIUM_AVATAR_SIZE)];

@@ -3,10 +3,10 @@
 // only when the organization allows inline image previews, only through the guarded fetcher (no private,
 // loopback or link-local address, 25 MiB, 10 s), and read by libvips under the same decompression-bomb limits
 // as uploads.
-import sharp from 'sharp';
 import type { App } from '../app.js';
 import { NotFoundError } from '../lib/errors.js';
 import { guardedFetch, parseAllowList, type AllowList } from '../lib/guarded-fetch.js';
+import { loadSharp } from '../lib/sharp.js';
 import { realmSettings } from '../state/realm.js';
 import type { Realm } from '../store/realms.js';
 import { IMAGE_BOMB_PIXELS } from './image-thumbnails.js';
@@ -36,6 +36,7 @@ export async function accessExternalImage(app: App, realm: Realm, url: string, s
   const type = String(fetched.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (fetched.status !== 200 || !type.startsWith('image/') || type === 'image/svg+xml') throw new NotFoundError(NOT_FOUND);
   try {
+    const sharp = await loadSharp();
     const meta = await sharp(fetched.body, { limitInputPixels: false, failOn: 'none' }).metadata();
     const width = meta.width ?? 0;
     const height = meta.pageHeight ?? meta.height ?? 0;

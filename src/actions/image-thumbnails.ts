@@ -3,8 +3,8 @@
 // to whoever may read the image itself. Images are read with libvips (sharp), which is told what it may decode
 // and how much: more than 90 megapixels (30 for the first three frames of an animation) is a decompression
 // bomb and gets no preview; long animations are cut to that budget; each thumbnail has 10 s.
-import sharp from 'sharp';
 import type { App } from '../app.js';
+import { loadSharp } from '../lib/sharp.js';
 import { thumbnailName } from '../markdown/previews.js';
 import { deleteImagePreview, findImagePreviews, insertImagePreview } from '../store/image-previews.js';
 
@@ -14,9 +14,6 @@ export const IMAGE_BOMB_PIXELS = 90_000_000;
 const ANIMATED_PIXELS = IMAGE_BOMB_PIXELS / 3;
 const THUMBNAIL_SECONDS = 10;
 
-// libvips works on the thread pool, never on the event loop; one thread per image, no operation cache.
-sharp.concurrency(1);
-sharp.cache(false);
 
 export const thumbnailKey = (pathId: string, name: string) => `thumbnail/${pathId}/${name}`;
 
@@ -24,6 +21,7 @@ export const thumbnailKey = (pathId: string, name: string) => `thumbnail/${pathI
 export async function makeImagePreview(app: App, realmId: number, pathId: string, contentType: string | null, data: Buffer): Promise<void> {
   if (!contentType || !THUMBNAIL_TYPES.has(contentType)) return;
   try {
+    const sharp = await loadSharp();
     // The header only: dimensions and frames, before anything is decoded.
     const meta = await sharp(data, { limitInputPixels: false, failOn: 'none' }).metadata();
     const width = meta.width ?? 0;

@@ -2,6 +2,7 @@
 // (heartbeats, restart notices) take the ids in between, so ids increase and a queue can be rebuilt from the
 // log after a restart or a crash.
 import { ApiError } from '../lib/errors.js';
+import { answerSoon, cancelAnswer } from './answers.js';
 import { JsonText } from '../lib/json-text.js';
 
 export const SLOT = 4096;
@@ -61,7 +62,7 @@ export class EventQueue {
   savedAt = 0; // when the queue's row was last written
   private waiter: Waiter | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
-  private waking: NodeJS.Timeout | NodeJS.Immediate | null = null;
+  private waking: NodeJS.Timeout | (() => void) | null = null;
   private lastAnswer = 0; // when the queue was last answered …
   private lastAnswered = 0; // … and the newest event id that answer carried
   private coalesceMs = 0;
@@ -198,9 +199,9 @@ export class EventQueue {
     this.lastActivity = Date.now();
   }
 
-  // The parked poll is answered once this turn of the event loop is over, with every event that arrived in it
-  // (a group commit delivers several messages at once) — or, when the queue was answered less than coalesceMs
-  // ago, once that time is up: under a flood of events each poll then carries many, and the server answers
+  // The parked poll is answered once this turn of the event loop is over (with the others due, in slices:
+  // src/events/answers.ts), with every event that arrived in it (a group commit delivers several messages at
+  // once) — or, when the queue was answered less than coalesceMs ago, once that time is up: under a flood of events each poll then carries many, and the server answers
   // fewer polls (at most one per coalesceMs per queue) for the same events.
   private wake(): void {
     if (!this.waiter || this.waking) return;
@@ -209,13 +210,14 @@ export class EventQueue {
       this.waking = null;
       this.finishPoll();
     };
-    this.waking = delay > 0 ? setTimeout(answer, delay) : setImmediate(answer);
+    if (delay > 0) this.waking = setTimeout(answer, delay);
+    else answerSoon((this.waking = answer));
   }
 
   private cancelWake(): void {
     if (!this.waking) return;
-    clearTimeout(this.waking as NodeJS.Timeout);
-    clearImmediate(this.waking as NodeJS.Immediate);
+    if (typeof this.waking === 'function') cancelAnswer(this.waking);
+    else clearTimeout(this.waking);
     this.waking = null;
   }
 

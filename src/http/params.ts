@@ -132,7 +132,6 @@ function compiled<S extends TSchema>(schema: S): TypeCheck<S> {
 // `raw` accepts a non-JSON value as a plain string; arrays may arrive comma-joined from the JavaScript client.
 // `maxItems` bounds a list below the generic MAX_JSON_ITEMS (src/lib/limits.ts has every such bound).
 export function json<S extends TSchema>(schema: S, opts: { raw?: boolean; maxItems?: number } = {}): Param<Static<S>> {
-  const check = compiled(schema);
   const { maxItems } = opts;
   return make((raw, name) => {
     let value: unknown;
@@ -146,6 +145,9 @@ export function json<S extends TSchema>(schema: S, opts: { raw?: boolean; maxIte
     }
     if (maxItems !== undefined && Array.isArray(value) && value.length > maxItems) throw new InvalidArgumentError(name, tooMany(name, maxItems));
     checkJsonValue(value, name);
+    // Compiled at the first use, not when the route is declared: hundreds of checkers made at start-up held
+    // memory an idle server does not need (B8).
+    const check = compiled(schema);
     if (!check.Check(value)) {
       const first = check.Errors(value).First();
       const where = first && first.path ? `${name}${first.path.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')}` : name;

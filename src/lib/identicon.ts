@@ -1,7 +1,7 @@
 // Default avatars and organization icons, drawn here rather than fetched from an outside service: a symmetric
 // 5×5 pattern in one colour on a light ground, fixed by its seed, as a square PNG of the size asked for.
 import crypto from 'node:crypto';
-import sharp from 'sharp';
+import { loadSharp } from './sharp.js';
 
 const GRID = 5;
 const PAD = 1; // cells of margin on each side
@@ -19,7 +19,7 @@ function hslToRgb(h: number, s: number, l: number): [number, number, number] {
 const cache = new Map<string, Promise<Buffer>>();
 const CACHE_SIZE = 500;
 
-export function identiconPng(seed: string, size: number): Promise<Buffer> {
+export async function identiconPng(seed: string, size: number): Promise<Buffer> {
   const key = `${size} ${seed}`;
   let png = cache.get(key);
   if (png) return png;
@@ -49,5 +49,6 @@ async function draw(seed: string, size: number): Promise<Buffer> {
       pixels.set(on ? ink : ground, (y * side + x) * 3);
     }
   }
+  const sharp = await loadSharp();
   return sharp(pixels, { raw: { width: side, height: side, channels: 3 } }).resize(size, size, { kernel: 'nearest' }).png().toBuffer();
 }

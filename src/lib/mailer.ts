@@ -2,7 +2,7 @@
 // data directory's outbox/ (and logged), so that a newcomer can read what would have been sent.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.js';
 
 export interface Mail {
@@ -19,27 +19,32 @@ export interface Mailer {
   close(): void;
 }
 
+// nodemailer is loaded with the first mail (12 MB an idle server need not hold; B8).
+const transportOf = async (options: Parameters<typeof import('nodemailer').createTransport>[0]): Promise<Transporter> =>
+  (await import('nodemailer')).default.createTransport(options);
+
 export function openMailer(config: Pick<Config, 'smtpUrl' | 'dataDir'>): Mailer {
   if (config.smtpUrl) {
-    const transport = nodemailer.createTransport(config.smtpUrl);
+    const smtpUrl = config.smtpUrl;
+    let transport: Promise<Transporter> | undefined;
     return {
       async send(mail) {
-        const info = await transport.sendMail(mail);
+        const info = await (await (transport ??= transportOf(smtpUrl))).sendMail(mail);
         return `smtp ${String(info.messageId)}`;
       },
-      close: () => transport.close(),
+      close: () => void transport?.then((t) => t.close()),
     };
   }
   const outbox = path.join(config.dataDir, 'outbox');
-  const writer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let writer: Promise<Transporter> | undefined;
   return {
     async send(mail) {
-      const info = await writer.sendMail(mail);
+      const info = await (await (writer ??= transportOf({ streamTransport: true, buffer: true, newline: 'unix' }))).sendMail(mail);
       await fs.mkdir(outbox, { recursive: true });
       const file = path.join(outbox, `${Date.now()}-${Math.random().toString(36).slice(2, 10)}.eml`);
       await fs.writeFile(file, info.message as Buffer);
       return file;
     },
-    close: () => writer.close(),
+    close: () => void writer?.then((t) => t.close()),
   };
 }

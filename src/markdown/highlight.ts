@@ -4,10 +4,17 @@
 // `data-code-language` is canonical (`py2` → "Python 2.x"). Tokens come from highlight.js, whose scopes are
 // mapped onto Pygments' classes; text it leaves unscoped is split into names, operators and punctuation as
 // Pygments' lexers split it. Languages highlight.js does not know stay plain, like unknown ones.
-import hljs from 'highlight.js';
+import { createRequire } from 'node:module';
+import type { HLJSApi } from 'highlight.js';
 import pygmentsNames from './pygments-languages.json' with { type: 'json' };
 
 const NAMES = pygmentsNames as Record<string, string>;
+
+// highlight.js is loaded at the first code block: its 190 grammars take about 16 MB that a server whose messages
+// have no code need not hold (B8, the idle server).
+const require = createRequire(import.meta.url);
+let loaded: HLJSApi | undefined;
+const hljs = (): HLJSApi => (loaded ??= require('highlight.js') as HLJSApi);
 
 // Pygments' language name for what a fence says, or null when it knows no such language.
 export const pygmentsName = (lang: string): string | null => (Object.hasOwn(NAMES, lang) ? NAMES[lang] : null);
@@ -23,7 +30,7 @@ const HLJS_FOR: Record<string, string> = {
 function hljsLanguage(lang: string, name: string): string | null {
   const explicit = HLJS_FOR[name];
   if (explicit !== undefined) return explicit || null;
-  for (const candidate of [name.toLowerCase(), lang]) if (hljs.getLanguage(candidate)) return candidate;
+  for (const candidate of [name.toLowerCase(), lang]) if (hljs().getLanguage(candidate)) return candidate;
   return null;
 }
 
@@ -155,7 +162,7 @@ function highlightTokens(code: string, lang: string): string | null {
   if (!name) return null;
   const language = hljsLanguage(lang, name);
   if (!language) return null;
-  const result = hljs.highlight(code, { language, ignoreIllegals: true }) as unknown as { _emitter: { rootNode: HljsNode } };
+  const result = hljs().highlight(code, { language, ignoreIllegals: true }) as unknown as { _emitter: { rootNode: HljsNode } };
   const tokens: Token[] = [];
   walk(result._emitter.rootNode, name, tokens, null);
   return tokensHtml(tokens);

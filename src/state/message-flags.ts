@@ -1,7 +1,7 @@
 // The unread, starred and recent-conversation register blocks.
 import { Pacer } from '../lib/pace.js';
 import type { Db } from '../store/db.js';
-import { dmMembers, FLAG_BITS, starredMessageIds, recentDmConversations, topicKey, unreadMessages } from '../store/messages.js';
+import { dmMembers, FLAG_BITS, starredMessageIds, recentDmConversations, topicKey, unreadConversations } from '../store/messages.js';
 import { subscriptionsOfUser } from '../store/subscriptions.js';
 import { listUserTopics } from '../store/user-topics.js';
 import type { User } from '../store/users.js';
@@ -9,39 +9,44 @@ import type { User } from '../store/users.js';
 // The unread_msgs register block. Messages of channels the user left are not unread any more.
 export async function unreadState(db: Db, user: User) {
   const subscribed = new Set((await subscriptionsOfUser(db, user.id)).filter((s) => s.active).map((s) => s.streamId));
-  const fetched = await unreadMessages(db, user.id, MAX_UNREAD_MESSAGES);
-  const unread = fetched.filter((u) => u.streamId === null || subscribed.has(u.streamId)).reverse();
-  const members = await dmMembers(db, [...new Set(unread.filter((u) => u.streamId === null).map((u) => u.recipientId))]);
+  const { conversations, total } = await unreadConversations(db, user.id, MAX_UNREAD_MESSAGES);
+  // Oldest first, as the lists are: a topic spelled two ways is listed under its oldest message's spelling.
+  const unread = conversations.filter((c) => c.streamId === null || subscribed.has(c.streamId)).sort((a, b) => a.ids[0] - b.ids[0]);
+  const members = await dmMembers(db, [...new Set(unread.filter((c) => c.streamId === null).map((c) => c.recipientId))]);
   const isMuted = await muteRule(db, user);
   const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
   const pms = new Map<number, number[]>();
   const huddles = new Map<string, number[]>();
   const mentions: number[] = [];
   let count = 0;
-  // Appends in place: copying the list for each message made 50,000 unread messages in one conversation quadratic.
-  const push = <K>(map: Map<K, number[]>, key: K, id: number) => {
-    const list = map.get(key);
-    if (list) list.push(id);
-    else map.set(key, [id]);
+  // Appends in place (copying a list for each message made 50,000 unread messages quadratic); a list that gets
+  // a second conversation's ids (a topic spelled two ways) is sorted again at the end.
+  const merged = new Set<number[]>();
+  const add = (list: number[], ids: number[]) => {
+    if (list.length) merged.add(list);
+    for (const id of ids) list.push(id);
   };
+  const listOf = <K>(map: Map<K, number[]>, key: K) => map.get(key) ?? (map.set(key, []).get(key) as number[]);
   const pacer = new Pacer();
-  for (const u of unread) {
+  for (const c of unread) {
     if (pacer.due()) await pacer.pause();
-    const muted = u.streamId !== null && isMuted(u.streamId, u.topic);
-    if (!muted) count++;
+    const muted = c.streamId !== null && isMuted(c.streamId, c.topic);
+    if (!muted) count += c.ids.length;
     // Wildcard mentions in muted topics do not count as mentions; personal mentions always do.
-    if ((u.flags & FLAG_BITS.mentioned) !== 0 || ((u.flags & MENTION_BITS) !== 0 && !muted)) mentions.push(u.id);
-    if (u.streamId !== null) {
-      const key = `${u.streamId}\u0000${topicKey(u.topic)}`;
-      const entry = streams.get(key) ?? { stream_id: u.streamId, topic: u.topic, unread_message_ids: [] };
-      entry.unread_message_ids.push(u.id);
+    add(mentions, c.mentioned);
+    if (!muted) add(mentions, c.wildcardMentioned);
+    if (c.streamId !== null) {
+      const key = `${c.streamId}\u0000${topicKey(c.topic)}`;
+      const entry = streams.get(key) ?? { stream_id: c.streamId, topic: c.topic, unread_message_ids: [] };
       streams.set(key, entry);
+      add(entry.unread_message_ids, c.ids);
       continue;
     }
-    const ids = members.get(u.recipientId) ?? [user.id];
-    if (ids.length <= 2) push(pms, ids.find((id) => id !== user.id) ?? user.id, u.id);
-    else push(huddles, ids.join(','), u.id);
+    const ids = members.get(c.recipientId) ?? [user.id];
+    if (ids.length <= 2) add(listOf(pms, ids.find((id) => id !== user.id) ?? user.id), c.ids);
+    else add(listOf(huddles, ids.join(',')), c.ids);
   }
+  for (const list of merged) list.sort((a, b) => a - b);
   return {
     unread_msgs: {
       count,
@@ -49,7 +54,7 @@ export async function unreadState(db: Db, user: User) {
       streams: [...streams.values()],
       huddles: [...huddles].map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),
       mentions,
-      old_unreads_missing: fetched.length === MAX_UNREAD_MESSAGES,
+      old_unreads_missing: total === MAX_UNREAD_MESSAGES,
     },
   };
 }

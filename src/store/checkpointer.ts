@@ -34,6 +34,8 @@ export function startCheckpointer(file: SQLite.Database, log: Logger, everyMs = 
   const worker = new Worker(WORKER, {
     eval: true,
     workerData: { module: createRequire(import.meta.url).resolve('better-sqlite3'), file: file.name, everyMs },
+    // It allocates next to nothing: a small heap keeps its isolate from reserving the default young generation.
+    resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
   });
   let warned = false;
   worker.on('message', (err: string) => {

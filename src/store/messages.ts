@@ -226,15 +226,45 @@ function userRows(db: Db, userId: number, what: keyof typeof USER_ROW_INDEXES) {
     .where(sql<boolean>`${sql.raw(`(um.${predicate.slice(1)}`)}`);
 }
 
-// The newest `limit` unread messages of the user, newest first.
-export async function unreadMessages(db: Db, userId: number, limit: number): Promise<{ id: number; streamId: number | null; topic: string; recipientId: number; senderId: number; flags: number }[]> {
-  const rows = await userRows(db, userId, 'unread')
-    .innerJoin('messages as m', 'm.id', 'um.message_id')
-    .select(['m.id', 'm.stream_id', 'm.topic', 'm.recipient_id', 'm.sender_id', 'um.flags'])
-    .orderBy('um.message_id', 'desc')
-    .limit(limit)
+export interface UnreadConversation {
+  streamId: number | null;
+  topic: string;
+  recipientId: number;
+  ids: number[]; // ascending
+  mentioned: number[]; // personally mentioned
+  wildcardMentioned: number[]; // mentioned only by a wildcard
+}
+
+// The user's newest `limit` unread messages, a row per conversation (channel and exact topic, or direct-message
+// recipient) with its ids joined as text. Rows are the cost: 50,000 unread messages as 50,000 rows took the
+// PostgreSQL driver about 100 ms of the event loop to parse; as a few rows, a few milliseconds to split.
+export async function unreadConversations(db: Db, userId: number, limit: number): Promise<{ conversations: UnreadConversation[]; total: number }> {
+  const concat = dialectOf(db) === 'postgres' ? 'string_agg' : 'group_concat';
+  const ids = (condition: string) =>
+    sql<string | null>`${sql.raw(concat)}(case when ${sql.raw(condition)} then cast(u.message_id as text) end, ',' order by u.message_id)`;
+  const newest = userRows(db, userId, 'unread').select(['um.message_id', 'um.flags']).orderBy('um.message_id', 'desc').limit(limit);
+  const rows = await db
+    .with('u', () => newest)
+    .selectFrom('u')
+    .innerJoin('messages as m', 'm.id', 'u.message_id')
+    .select([
+      'm.stream_id',
+      'm.topic',
+      'm.recipient_id',
+      ids('1 = 1').as('ids'),
+      ids(`(u.flags & ${FLAG_BITS.mentioned}) <> 0`).as('mentioned'),
+      ids(`(u.flags & ${FLAG_BITS.mentioned}) = 0 and (u.flags & ${FLAG_BITS.stream_wildcard_mentioned | FLAG_BITS.topic_wildcard_mentioned}) <> 0`).as('wildcard'),
+    ])
+    .groupBy(['m.stream_id', 'm.topic', 'm.recipient_id'])
     .execute();
-  return rows.map((r) => ({ id: r.id, streamId: r.stream_id, topic: r.topic, recipientId: r.recipient_id, senderId: r.sender_id, flags: r.flags }));
+  const split = (list: string | null) => (list ? list.split(',').map(Number) : []);
+  let total = 0;
+  const conversations = rows.map((r) => {
+    const all = split(r.ids);
+    total += all.length;
+    return { streamId: r.stream_id, topic: r.topic, recipientId: r.recipient_id, ids: all, mentioned: split(r.mentioned), wildcardMentioned: split(r.wildcard) };
+  });
+  return { conversations, total };
 }
 
 export async function starredMessageIds(db: Db, userId: number): Promise<number[]> {

@@ -27,6 +27,9 @@ import { historyIndexes } from './migrations/027-history-indexes.js';
 import { imagePreviews } from './migrations/028-image-previews.js';
 import { sessions } from './migrations/029-sessions.js';
 import { integrations } from './migrations/033-integrations.js';
+import { plannerStatistics } from './migrations/034-planner-statistics.js';
+import { postgresSearchTable } from './migrations/037-postgres-search-table.js';
+import { userMessagesKeys } from './migrations/038-user-messages-keys.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -57,6 +60,9 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '029-sessions': sessions,
   '032-mail': mail,
   '033-integrations': integrations,
+  '034-planner-statistics': plannerStatistics,
+  '037-postgres-search-table': postgresSearchTable,
+  '038-user-messages-keys': userMessagesKeys,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

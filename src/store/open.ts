@@ -43,6 +43,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   let stopCheckpoints = async () => {};
   let makeReadPool: (size: number) => Db;
   let readPool: Db | undefined;
+  let afterMigrations = () => {};
   // Every dialect is wrapped so that writes to cached tables are logged (src/store/tracking.ts).
   const tracked = (inner: KyselyDialect, cache: StoreCache) =>
     new TrackingDialect(inner, cache, dialect, (adapter) => registerCache(adapter, cache));
@@ -67,6 +68,12 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     file.pragma('synchronous = NORMAL');
     file.pragma('busy_timeout = 10000');
     file.pragma('foreign_keys = ON');
+    // A statement that may fail half-way through writing many rows inside a transaction keeps a copy of the
+    // pages it changes (a statement journal), which past 64 KiB spills to a temporary file: for a message's 100
+    // recipient rows, hundreds of writes to a file created and deleted in every transaction, 40% of the insert's
+    // CPU time (BENCHMARKS.md, issue 20). It lives no longer than its statement: memory is the place for it.
+    // Temporary tables and sorts go there too; set after the migrations, whose index builds sort whole tables.
+    afterMigrations = () => file.pragma('temp_store = MEMORY');
     cache = new StoreCache(changeCounter(file));
     checkpointInBackground = (log) => {
       const checkpointer = startCheckpointer(file, log);
@@ -76,6 +83,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     makeReadPool = (size) => sqliteReadPool(file.name, size, (adapter) => registerCache(adapter, cache));
   }
   await migrateToLatest(db, dialect);
+  afterMigrations();
   return {
     db,
     dialect,

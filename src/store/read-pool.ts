@@ -8,6 +8,7 @@
 // PostgreSQL: a second pg pool, so that slow reads never take every connection of the one writes and
 // authentication use; its sessions are read-only.
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import {
@@ -17,7 +18,10 @@ import {
 import type { Schema } from './schema.js';
 
 // A snapshot (POST /register's state) keeps its connection for all of its reads. Snapshots may take all but one
-// of a pool's connections, so that single reads (a client checking itself) never queue behind ten registers.
+// of a pool's connections, so that single reads (a client checking itself) never queue behind ten registers,
+// and no more at once than the machine has cores: a snapshot's answer is mostly this process's work (rows turned
+// into a register payload), so more of them only take turns on the event loop, and every short request waits
+// behind all of them (on PostgreSQL, nine at once held a user's GET /users/me 430 ms; two at once, see B11).
 class Permits {
   private waiting: (() => void)[] = [];
   constructor(private free: number) {}
@@ -42,7 +46,7 @@ export async function snapshotPermit(db: Kysely<any>): Promise<() => void> {
 }
 
 function withPermits(db: Kysely<Schema>, size: number): Kysely<Schema> {
-  snapshotPermits.set(db, new Permits(Math.max(1, size - 1)));
+  snapshotPermits.set(db, new Permits(Math.max(1, Math.min(size - 1, os.availableParallelism()))));
   return db;
 }
 
@@ -135,9 +139,9 @@ class WorkerPoolDriver implements Driver {
 
   constructor(private file: string, private size: number) {}
 
-  async init(): Promise<void> {
-    for (let i = 0; i < this.size; i++) this.idle.push(this.spawn());
-  }
+  // Workers start as reads need them, up to the pool's size: each is an isolate of its own (about 10 MB), which
+  // an idle server or one with one reader at a time need not hold.
+  async init(): Promise<void> {}
 
   private spawn(): WorkerConnection {
     const c = new WorkerConnection(this.module, this.file, (dead) => {
@@ -151,7 +155,7 @@ class WorkerPoolDriver implements Driver {
   }
 
   acquireConnection(): Promise<DatabaseConnection> {
-    const c = this.idle.pop();
+    const c = this.idle.pop() ?? (this.all.size < this.size ? this.spawn() : undefined);
     if (c) return Promise.resolve(c);
     return new Promise((resolve) => this.waiting.push(resolve));
   }

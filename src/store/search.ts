@@ -1,6 +1,7 @@
 // Full-text search over message topics and content. SQLite keeps a contentless FTS5 table (`message_search`,
-// porter stemming) that this module writes whenever a message's text changes; PostgreSQL has an expression GIN
-// index over to_tsvector('english', topic || ' ' || content), which the database keeps current by itself.
+// porter stemming) that this module writes whenever a message's text changes; PostgreSQL a table of stored
+// documents, to_tsvector('english', topic || ' ' || content) with a GIN index, that a trigger keeps current
+// (migrations/037-postgres-search-table.ts).
 //
 // Search text follows the reference server: every word must match (stemmed, English stop words ignored), and
 // each "quoted phrase" must also appear verbatim (case-insensitive) in the content or the topic.
@@ -47,8 +48,8 @@ export function dialectOf(db: Kysely<any>): Dialect {
 }
 
 // Keeps the SQLite index in step with a message's text; call it whenever a message is inserted (`fresh`: not
-// indexed before) or its topic or content (the Markdown source) changes, in the same transaction. PostgreSQL's
-// index needs no help.
+// indexed before) or its topic or content (the Markdown source) changes, in the same transaction. On PostgreSQL
+// a trigger does it.
 export async function indexMessageText(tx: Kysely<any>, id: number, topic: string, content: string, fresh = false): Promise<void> {
   if (dialectOf(tx) !== 'sqlite') return;
   if (!fresh) await sql`delete from message_search where rowid = ${id}`.execute(tx);
@@ -77,8 +78,9 @@ export async function unindexMessages(tx: Kysely<any>, ids: number[]): Promise<v
   }
 }
 
-// The indexed document on PostgreSQL. Its parser would read `<word>` in Markdown as an HTML tag and `&name;` as
-// an entity, and skip them; SQLite's tokenizer sees these characters as separators, so blank them here too.
+// The document stored on PostgreSQL (`table`: the row's prefix, e.g. `new.` in the trigger). Its parser would
+// read `<word>` in Markdown as an HTML tag and `&name;` as an entity, and skip them; SQLite's tokenizer sees these
+// characters as separators, so blank them here too.
 export const postgresSearchDocument = (table = '') => `to_tsvector('english', translate(${table}topic || ' ' || ${table}content, '<>&', '   '))`;
 
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
@@ -104,10 +106,7 @@ export function searchCondition(dialect: Dialect, text: string): Expression<SqlB
   if (!words.length) return sql<SqlBool>`1 = 0`;
   const parts: Expression<SqlBool>[] = [];
   if (dialect === 'postgres') {
-    // The matching ids come from the index first (an array computed once): as a plain condition, the planner may
-    // walk messages newest first and compute every message's document until it has found enough (a second for a
-    // word in 1% of 100,000 messages, instead of 10 ms).
-    parts.push(sql<SqlBool>`m.id = any(array(select id from messages where ${sql.raw(postgresSearchDocument())} @@ plainto_tsquery('english', ${text})))`);
+    parts.push(sql<SqlBool>`m.id in (select id from message_search where document @@ plainto_tsquery('english', ${text}))`);
   } else {
     parts.push(sql<SqlBool>`m.id in (select rowid from message_search where message_search match ${searchMatch(text)})`);
   }
