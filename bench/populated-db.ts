@@ -21,7 +21,18 @@ import type { Credentials } from './tasks.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const VERSION = 1; // of this file's manifest
 
-export const POPULATE = { users: 1000, channels: 200, seed: 1, unreadDms: 50_000, bigTopics: 13 };
+export interface PopulateSpec {
+  users: number;
+  channels: number;
+  seed: number;
+  unreadDms: number;
+  bigTopics: number;
+  allUserChannels?: number;
+  activeUsers?: number;
+}
+
+// B5 and B11's organization; B9 (bench/org.ts) has its own.
+export const POPULATE: PopulateSpec = { users: 1000, channels: 200, seed: 1, unreadDms: 50_000, bigTopics: 13 };
 
 export interface PopulatedDb {
   dataDir: string;
@@ -34,8 +45,8 @@ export interface PopulatedDb {
 
 export const cacheDir = () => process.env.PARLANCE_BENCH_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'parlance-bench');
 
-function sourceKey(): string {
-  const hash = crypto.createHash('sha256').update(`populated ${VERSION} ${JSON.stringify(POPULATE)}\n`);
+function sourceKey(spec: PopulateSpec): string {
+  const hash = crypto.createHash('sha256').update(`populated ${VERSION} ${JSON.stringify(spec)}\n`);
   const files = [
     ...fs.readdirSync(path.join(here, '../src/store/migrations')).map((f) => `src/store/migrations/${f}`),
     ...fs.readdirSync(path.join(here, '../src/populate')).map((f) => `src/populate/${f}`),
@@ -87,9 +98,11 @@ async function readManifest(dataDir: string, databaseUrl?: string): Promise<Popu
   }
 }
 
-function populate(dataDir: string, databaseUrl: string | undefined, messages: number): Promise<string> {
-  const args = ['populate', '--data', dataDir, '--users', String(POPULATE.users), '--channels', String(POPULATE.channels), '--messages', String(messages),
-    '--seed', String(POPULATE.seed), '--unread-dms', String(POPULATE.unreadDms), '--big-topics', String(POPULATE.bigTopics), '--json'];
+function populate(dataDir: string, databaseUrl: string | undefined, messages: number, spec: PopulateSpec): Promise<string> {
+  const args = ['populate', '--data', dataDir, '--users', String(spec.users), '--channels', String(spec.channels), '--messages', String(messages),
+    '--seed', String(spec.seed), '--unread-dms', String(spec.unreadDms), '--big-topics', String(spec.bigTopics), '--json',
+    ...(spec.allUserChannels !== undefined ? ['--all-user-channels', String(spec.allUserChannels)] : []),
+    ...(spec.activeUsers !== undefined ? ['--active-users', String(spec.activeUsers)] : [])];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl ?? '' }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
@@ -111,8 +124,8 @@ function dropStale(key: string): void {
   }
 }
 
-export async function populatedDb(messages: number, log: (s: string) => void): Promise<PopulatedDb> {
-  const key = `populated_${messages}_${sourceKey()}`;
+export async function populatedDb(messages: number, log: (s: string) => void, spec = POPULATE): Promise<PopulatedDb> {
+  const key = `populated_${messages}_${sourceKey(spec)}`;
   const databaseUrl = databaseUrlFor(`parlance_bench_${key}`);
   // PostgreSQL's server still needs a data directory (uploads): a separate one.
   const dataDir = path.join(cacheDir(), databaseUrl ? `${key}_pg` : key);
@@ -132,7 +145,7 @@ export async function populatedDb(messages: number, log: (s: string) => void): P
       await c.query(`CREATE DATABASE parlance_bench_${key}`);
     });
   }
-  const out = JSON.parse(await populate(dataDir, databaseUrl, messages));
+  const out = JSON.parse(await populate(dataDir, databaseUrl, messages, spec));
   const cred = (c: { email: string; api_key: string; user_id: number }) => ({ email: c.email, apiKey: c.api_key, userId: c.user_id });
   const manifest = { messages, owner: cred(out.owner), members: out.members.map(cred), seconds: out.seconds };
   log(`populated in ${out.seconds} s`);

@@ -4,6 +4,7 @@ import http from 'node:http';
 import { basic, type Credentials, now, timedRequest } from './load.js';
 
 export { batch, probeWaits, startProbe, stopProbe } from './probe.js';
+export { presencePings } from './presence-load.js';
 
 export type { Credentials };
 

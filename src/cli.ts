@@ -5,6 +5,7 @@ import { openApp, startServer } from './server.js';
 import { accessRealmBySubdomain, doCreateRealm, hasAnyRealm } from './actions/realms.js';
 import { doCreateUser } from './actions/users.js';
 import { doPopulate } from './actions/populate.js';
+import { ALL_USER_CHANNELS } from './populate/plan.js';
 import { randomToken } from './lib/secrets.js';
 import { ROLE, type RoleName } from './store/users.js';
 import { ApiError } from './lib/errors.js';
@@ -13,7 +14,8 @@ const USAGE = `Usage:
   parlance serve [--host H] [--port P] [--data DIR]
   parlance create-realm --name N --owner-email E --owner-name N --owner-password P [--subdomain S] [--json] [--data DIR]
   parlance create-user --email E --name N --password P --role owner|administrator|moderator|member|guest [--bot] [--realm S] [--json] [--data DIR]
-  parlance populate --users N --channels N --messages N [--seed S] [--unread-dms N] [--big-topics N] [--json] [--data DIR]
+  parlance populate --users N --channels N --messages N [--seed S] [--unread-dms N] [--big-topics N]
+                    [--all-user-channels N] [--active-users N] [--json] [--data DIR]
 
 Settings (environment):
 ${SETTINGS.map((s) => `  ${s.env.padEnd(38)} ${s.help}${s.default !== undefined ? ` (default ${s.default})` : ''}`).join('\n')}
@@ -30,8 +32,11 @@ function need(values: Record<string, unknown>, ...names: string[]): void {
   if (missing.length) throw new Error(`missing ${missing.map((n) => `--${n}`).join(', ')}\n\n${USAGE}`);
 }
 
-async function withApp<T>(config: Config, fn: (app: Awaited<ReturnType<typeof openApp>>['app']) => Promise<T>): Promise<T> {
+// `cache`: keep the rows a serving process keeps (users, channels, groups…) — only for a command that is the
+// database's one writer while it runs, such as populate, whose every channel would otherwise read all users again.
+async function withApp<T>(config: Config, fn: (app: Awaited<ReturnType<typeof openApp>>['app']) => Promise<T>, cache = false): Promise<T> {
   const { app, database } = await openApp({ ...config, logLevel: 'silent' });
+  if (cache) database.enableCache();
   try {
     return await fn(app);
   } finally {
@@ -164,7 +169,7 @@ function count(values: Record<string, unknown>, name: string, min: number, fallb
 }
 
 async function populate(args: string[]): Promise<number> {
-  const numbers = ['users', 'channels', 'messages', 'seed', 'unread-dms', 'big-topics'] as const;
+  const numbers = ['users', 'channels', 'messages', 'seed', 'unread-dms', 'big-topics', 'all-user-channels', 'active-users'] as const;
   const { values } = parseArgs({ args, options: { ...common, ...Object.fromEntries(numbers.map((n) => [n, { type: 'string' }])) } });
   need(values, 'users', 'channels', 'messages');
   const options = {
@@ -174,12 +179,14 @@ async function populate(args: string[]): Promise<number> {
     seed: count(values, 'seed', 0, 1),
     unreadDms: count(values, 'unread-dms', 0, 0),
     bigTopics: count(values, 'big-topics', 0, 1),
+    allUserChannels: count(values, 'all-user-channels', 0, ALL_USER_CHANNELS),
+    activeUsers: count(values, 'active-users', 0, 0),
   };
   if (options.unreadDms && options.users < 3) throw new Error('--unread-dms needs at least 3 users (group conversations)');
   const progress = values.json || !process.stderr.isTTY ? undefined : (line: string) => process.stderr.write(`${line}\n`);
   // Written by the organization's administrator, not by requests: no per-user limit applies (such as channels
   // created per hour).
-  const out = await withApp({ ...configFrom(values), rateLimitPerMinute: 0 }, (app) => doPopulate(app, options, progress));
+  const out = await withApp({ ...configFrom(values), rateLimitPerMinute: 0 }, (app) => doPopulate(app, options, progress), true);
   print(values.json, out, `Populated the organization: ${out.messages.toLocaleString('en')} messages in ${out.seconds} s; owner ${out.owner.email} (user ${out.owner.user_id}), API key ${out.owner.api_key}; first member ${out.members[0]?.email} (user ${out.members[0]?.user_id}), API key ${out.members[0]?.api_key}`);
   return 0;
 }

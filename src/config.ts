@@ -31,6 +31,8 @@ export interface Config {
   queueGcIntervalSeconds: number;
   maxQueueLength: number;
   maxQueuesPerUser: number;
+  maxChannelSizeForTyping: number;
+  userLimitForPresenceEvents: number;
   maxQueuedEvents: number;
   eventLogPollMs: number;
   scheduledPollMs: number;
@@ -94,6 +96,8 @@ export const SETTINGS: Setting[] = [
   { key: 'queueIdleTimeoutSeconds', env: 'PARLANCE_QUEUE_IDLE_TIMEOUT_SECONDS', kind: 'int', default: 600, help: 'default idle time before an event queue is collected' },
   { key: 'queueGcIntervalSeconds', env: 'PARLANCE_QUEUE_GC_INTERVAL_SECONDS', kind: 'int', default: 60, help: 'how often idle event queues are looked for' },
   { key: 'maxQueueLength', env: 'PARLANCE_MAX_QUEUE_LENGTH', kind: 'int', default: 10000, help: 'events a queue may hold; a queue that overflows is collected' },
+  { key: 'maxChannelSizeForTyping', env: 'PARLANCE_MAX_CHANNEL_SIZE_FOR_TYPING', kind: 'int', default: 100, help: "channels with more active subscribers than this get no typing notifications (the reference's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS)" },
+  { key: 'userLimitForPresenceEvents', env: 'PARLANCE_USER_LIMIT_FOR_PRESENCE_EVENTS', kind: 'int', default: 100, help: "organizations whose users would be told of more than this many get no event when someone comes online (the reference's USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS); clients learn it from their own presence pings" },
   { key: 'maxQueuesPerUser', env: 'PARLANCE_MAX_QUEUES_PER_USER', kind: 'int', default: 50, help: "live event queues one user may have; registering another collects the user's least recently polled one" },
   { key: 'maxQueuedEvents', env: 'PARLANCE_MAX_QUEUED_EVENTS', kind: 'int', default: 2000000, help: "events one server process's queues may hold together; past it the queues holding the most are collected" },
   { key: 'eventLogPollMs', env: 'PARLANCE_EVENT_LOG_POLL_MS', kind: 'int', default: 250, help: 'how often the event log is read for events written by other processes (CLI, other servers)' },

@@ -14,7 +14,7 @@
 import type { App } from '../app.js';
 import { randomToken } from '../lib/secrets.js';
 import { makePlan, type PopulateOptions } from '../populate/plan.js';
-import { createChannel, createMembers } from './populate-org.js';
+import { createChannel, createMembers, writePresences } from './populate-org.js';
 import { writeMessages } from './populate-messages.js';
 import { doCreateRealm } from './realms.js';
 
@@ -44,6 +44,7 @@ export async function doPopulate(app: App, options: PopulateOptions, progress: (
     channelIds.push(await createChannel(app, realm, owner, { name: c.name, description: c.description, inviteOnly: c.inviteOnly }, c.members.map((u) => users[u].id)));
   }
   progress(`${channelIds.length} channels`);
+  await writePresences(app, realm, users.slice(0, options.activeUsers ?? 0));
   const total = options.messages + (plan.dmGroups.length ? options.unreadDms : 0);
   let reported = 0;
   const messages = await writeMessages(app, realm, plan, users, channelIds, (done) => {

@@ -8,7 +8,7 @@ import { userSetting } from '../state/user-settings.js';
 import type { Tx } from '../store/db.js';
 import { findPresence, savePresence, savePresenceAlone, type Presence } from '../store/presence.js';
 import type { Realm } from '../store/realms.js';
-import type { User } from '../store/users.js';
+import { listUsers, type User } from '../store/users.js';
 import { checkHuman } from './checks.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { accessUser } from './users.js';
@@ -39,13 +39,14 @@ type Change = { lastConnectedTime: number; lastActiveTime: number | null; announ
 // conditional on it being unchanged, which spares reading it again here. If another writer changed it meanwhile,
 // `decide` looks again at the row as it is now, which stays so: every writer of presence takes the sequence's lock
 // and holds it to its commit. Tells everyone when the change is worth announcing. Returns the stored row, if any.
-async function storePresence(tx: Tx, emit: Emit, realm: Realm, user: User, old: Presence | undefined, decide: (old: Presence | undefined) => Change | null) {
+// `eventLimit`: see announce (null: always announced).
+async function storePresence(tx: Tx, emit: Emit, realm: Realm, user: User, old: Presence | undefined, decide: (old: Presence | undefined) => Change | null, eventLimit: number | null) {
   for (let attempt = 0, change = decide(old); change; attempt++) {
     const next = { userId: user.id, lastConnectedTime: change.lastConnectedTime, lastActiveTime: change.lastActiveTime };
     const { lastUpdateId, stored } = await savePresence(tx, realm.id, next, old?.lastUpdateId ?? null);
     if (stored) {
       const row = { ...next, lastUpdateId };
-      if (change.announce) await announce(tx, emit, realm, user, row);
+      if (change.announce) await announce(tx, emit, realm, user, row, eventLimit);
       return row;
     }
     if (attempt) throw new Error(`presence of user ${user.id} changed under the sequence lock`);
@@ -64,8 +65,22 @@ async function storeQuietly(app: App, realm: Realm, user: User, old: Presence, c
   return saved?.stored ? { ...next, lastUpdateId: saved.lastUpdateId } : undefined;
 }
 
-// To those who may access the user.
-async function announce(tx: Tx, emit: Emit, realm: Realm, user: User, stored: Presence) {
+// Active users by cached list: the list is the same array until a user changes.
+const activeCounts = new WeakMap<User[], number>();
+
+async function activeUserCount(tx: Tx, realmId: number): Promise<number> {
+  const users = await listUsers(tx, realmId);
+  let n = activeCounts.get(users);
+  if (n === undefined) activeCounts.set(users, (n = users.reduce((a, u) => a + (u.isActive ? 1 : 0), 0)));
+  return n;
+}
+
+// To those who may access the user, unless they are more than `eventLimit`: as on the reference server
+// (USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS), a large organization gets no event when someone comes online —
+// each would go to everyone, and people come online all the time — and clients learn it from their own pings.
+async function announce(tx: Tx, emit: Emit, realm: Realm, user: User, stored: Presence, eventLimit: number | null) {
+  const audience = await audienceOf(tx, realm, user);
+  if (eventLimit !== null && (audience?.length ?? (await activeUserCount(tx, realm.id))) > eventLimit) return;
   emit(realm.id, {
     type: 'presence',
     user_id: user.id,
@@ -73,14 +88,15 @@ async function announce(tx: Tx, emit: Emit, realm: Realm, user: User, stored: Pr
     server_timestamp: Math.floor(Date.now() / 1000),
     presence: { website: legacyPresence(stored).website },
     _presences: { [user.id]: modernPresence(stored) },
-  }, await audienceOf(tx, realm, user));
+  }, audience);
 }
 
-// Turning presence_enabled off makes the user look offline at once; turning it on, active now.
+// Turning presence_enabled off makes the user look offline at once; turning it on, active now. Always announced,
+// whatever the organization's size (the reference forces this update too).
 export async function presenceEnabledChanged(tx: Tx, emit: Emit, realm: Realm, user: User, enabled: boolean): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
   const at = enabled ? now : now - INVISIBLE_BACKDATE;
-  await storePresence(tx, emit, realm, user, await findPresence(tx, user.id), () => ({ lastConnectedTime: at, lastActiveTime: at, announce: true }));
+  await storePresence(tx, emit, realm, user, await findPresence(tx, user.id), () => ({ lastConnectedTime: at, lastActiveTime: at, announce: true }), null);
 }
 
 export interface PresenceInput {
@@ -117,7 +133,7 @@ export async function doUpdatePresence(app: App, realm: Realm, user: User, input
     const plan = planPresence(old, status, now);
     if (plan) {
       const stored = (old && !plan.announce && (await storeQuietly(app, realm, user, old, plan))) ||
-        (await inTransaction(app, (tx, emit) => storePresence(tx, emit, realm, user, old, (o) => planPresence(o, status, now))));
+        (await inTransaction(app, (tx, emit) => storePresence(tx, emit, realm, user, old, (o) => planPresence(o, status, now), app.config.userLimitForPresenceEvents)));
       seq = old && stored ? keepStored(c, seq, old, stored) : undefined;
     }
   }

@@ -12,6 +12,8 @@ export interface PopulateOptions {
   seed: number;
   unreadDms: number; // group direct messages to the first member, unread
   bigTopics: number; // topics of BIG_TOPIC_SIZE messages in channel 1 (fewer when channel 1 is small)
+  allUserChannels?: number; // channels of every user, the first ones (ALL_USER_CHANNELS when absent)
+  activeUsers?: number; // the first users, with a presence of the last minutes (none when absent)
 }
 
 export const ALL_USER_CHANNELS = 20;
@@ -91,7 +93,7 @@ export function makePlan(options: PopulateOptions): Plan {
   const rnd = stream(seed, 'channels');
   const everyone = users.map((_, i) => i);
   const channels = counts.map((count, c): PlannedChannel => {
-    const all = c < ALL_USER_CHANNELS;
+    const all = c < (options.allUserChannels ?? ALL_USER_CHANNELS);
     const members = all ? everyone : shuffle(rnd, [...everyone]).slice(0, Math.min(userCount, 30 + int(rnd, 371))).sort((a, b) => a - b);
     const big = c === 0 && count >= 4 ? Math.min(options.bigTopics, Math.floor(count / 4)) : 0;
     // Room for the ordinary topics too: the big ones take at most half of the channel's messages.
