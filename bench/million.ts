@@ -5,12 +5,11 @@
 // another process, and reported with the probe's longest wait while it ran.
 // Usage: node --import tsx bench/million.ts [--quick] [--rows REGEX]   (DATABASE_URL selects PostgreSQL; --rows
 // measures only the request types whose description matches, e.g. when profiling one of them)
-import os from 'node:os';
 import { sql } from 'kysely';
 import { startAgent } from './agents.js';
 import type { BatchRequest } from './probe.js';
 import { populatedDb, scratchCopy, withDb } from './populated-db.js';
-import { ms, percentiles, report, type Row } from './report.js';
+import { ms, percentiles, report, type Row, loadAverage, probeRunRow } from './report.js';
 import { startServerOver, stopServer } from './server.js';
 import type { Credentials } from './tasks.js';
 
@@ -21,7 +20,6 @@ const SIZE = quick ? 100_000 : 1_000_000;
 const COMMON_WORD = 'deploy'; // in about 6% of the messages
 const MOVE_TARGET = 'engineering'; // a channel of every user, the second largest
 const log = (s: string) => console.error(`B11: ${s}`);
-const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 
 const pristine = await populatedDb(SIZE, log);
 const db = await scratchCopy(pristine, log);
@@ -130,14 +128,7 @@ try {
     rows.push({ id: 'B11', figure: 'moving a big topic', result: `not measured: ${moves.length} big topics in #general, 13 needed` });
   }
   const probe = await prober.call('stopProbe', {});
-  const logged = server.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
-  const stalls = logged.filter((l) => /^event loop blocked/.test(l.msg));
-  for (const failure of logged.filter((l) => l.level >= 50).slice(0, 3)) log(`server error: ${failure.msg} ${failure.method ?? ''} ${failure.url ?? ''} ${failure.err?.message ?? ''}`);
-  for (const s of stalls.slice(0, 5)) log(`server stall: ${s.event_loop_delay_ms} ms during ${JSON.stringify(s.requests ?? [])}`);
-  rows.push({
-    id: 'B11', figure: 'during B11: probe calls; event-loop stalls over 100 ms the server logged (longest); load average before / after',
-    result: `${n(probe.calls)}${probe.errors.length ? ` (${probe.errors.length} failed)` : ''}; ${stalls.length} (${ms(Math.max(0, ...stalls.map((s) => s.event_loop_delay_ms)))}); ${loadBefore} / ${loadAverage()}`,
-  });
+  rows.push(probeRunRow('B11', server.stdout, probe, loadBefore, log));
   rows.push({ id: 'B11', figure: `the organization: ${n(SIZE)} channel messages, populated in`, result: `${pristine.seconds} s` });
 } finally {
   await load.stop();

@@ -4,11 +4,10 @@
 // 20 ms from a process of its own, so that each figure comes with how long anyone else waited meanwhile.
 // Run only when asked: `npm run bench -- --only B9`.
 // Usage: node --import tsx bench/org.ts [--quick] [--rows REGEX]   (DATABASE_URL selects PostgreSQL)
-import os from 'node:os';
 import { startAgent } from './agents.js';
 import type { BatchRequest } from './probe.js';
 import { populatedDb, scratchCopy, withDb, type PopulateSpec } from './populated-db.js';
-import { ms, percentiles, report, type Row } from './report.js';
+import { ms, percentiles, report, type Row, loadAverage, probeRunRow } from './report.js';
 import { cpuMs, rssMiB, startServerOver, stopServer, waitIdle } from './server.js';
 
 const quick = process.argv.includes('--quick');
@@ -21,7 +20,6 @@ const PINGS_PER_SECOND = SPEC.activeUsers! / 60; // each active user once a minu
 const log = (s: string) => console.error(`B9: ${s}`);
 const n = (x: number) => x.toLocaleString('en');
 const kib = (bytes: number) => (bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(0)} KiB`);
-const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 // The probe keeps the server slightly busy: settle for a while rather than wait for it to be fully idle.
 const settle = (pid: number, quietMs: number) => waitIdle(pid, quietMs, 3000).catch(() => {});
 
@@ -164,14 +162,7 @@ try {
   }
 
   const probe = await prober.call('stopProbe', {});
-  const logged = server.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
-  const stalls = logged.filter((l) => /^event loop blocked/.test(l.msg));
-  for (const failure of logged.filter((l) => l.level >= 50).slice(0, 3)) log(`server error: ${failure.msg} ${failure.method ?? ''} ${failure.url ?? ''} ${failure.err?.message ?? ''}`);
-  for (const s of stalls.slice(0, 5)) log(`server stall: ${s.event_loop_delay_ms} ms during ${JSON.stringify(s.requests ?? [])}`);
-  rows.push({
-    id: 'B9', figure: 'during B9: probe calls; event-loop stalls over 100 ms the server logged (longest); load average before / after',
-    result: `${n(probe.calls)}${probe.errors.length ? ` (${probe.errors.length} failed)` : ''}; ${stalls.length} (${ms(Math.max(0, ...stalls.map((s) => s.event_loop_delay_ms)))}); ${loadBefore} / ${loadAverage()}`,
-  });
+  rows.push(probeRunRow('B9', server.stdout, probe, loadBefore, log));
   rows.push({ id: 'B9', figure: `the organization: ${n(SPEC.users)} users, ${n(SPEC.channels)} channels, ${n(MESSAGES)} messages, populated in`, result: `${pristine.seconds} s` });
 } finally {
   await Promise.all([load.stop(), prober.stop(), pollers.stop()]);

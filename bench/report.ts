@@ -1,3 +1,4 @@
+import os from 'node:os';
 // What every benchmark script prints: a table for a reader, and, under `npm run bench` (bench/run.ts), one
 // machine-readable line per row so that the runner can gather every script's rows into one table.
 export interface Row {
@@ -39,4 +40,20 @@ export function fanOutStats(sent: [number, number, number][], arrivals: (key: st
     for (const t of times) delivery.push(t - t0);
   }
   return { rate: sent.length / elapsed, send: percentiles(sent.map(([, t0, t1]) => t1 - t0)), delivery: percentiles(delivery), missing };
+}
+
+export const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+
+// The closing row of a run with a probe user (B9, B11): its calls, the server's logged stalls (each also logged
+// with the requests in flight, as are its first errors) and the load average before and after.
+export function probeRunRow(id: string, serverStdout: string, probe: { calls: number; errors: unknown[] }, loadBefore: string, log: (s: string) => void): Row {
+  const logged = serverStdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+  const stalls = logged.filter((l) => /^event loop blocked/.test(l.msg));
+  for (const failure of logged.filter((l) => l.level >= 50).slice(0, 3)) log(`server error: ${failure.msg} ${failure.method ?? ''} ${failure.url ?? ''} ${failure.err?.message ?? ''}`);
+  for (const s of stalls.slice(0, 5)) log(`server stall: ${s.event_loop_delay_ms} ms during ${JSON.stringify(s.requests ?? [])}`);
+  const count = (x: number) => x.toLocaleString('en');
+  return {
+    id, figure: `during ${id}: probe calls; event-loop stalls over 100 ms the server logged (longest); load average before / after`,
+    result: `${count(probe.calls)}${probe.errors.length ? ` (${probe.errors.length} failed)` : ''}; ${stalls.length} (${ms(Math.max(0, ...stalls.map((s) => s.event_loop_delay_ms)))}); ${loadBefore} / ${loadAverage()}`,
+  };
 }
