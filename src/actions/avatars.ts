@@ -15,7 +15,7 @@ import { realmSettings } from '../state/realm.js';
 import { SERVER_LIMITS } from '../state/realm-data.js';
 import { avatarFileName, setAvatar } from '../store/avatars.js';
 import type { Realm } from '../store/realms.js';
-import { findUser, updateUser, type User } from '../store/users.js';
+import { findUser, lockUsers, updateUser, type User } from '../store/users.js';
 import { inTransaction } from './transaction.js';
 import { emitPersonUpdate } from './user-events.js';
 import { lookUpUser } from './users.js';
@@ -43,7 +43,7 @@ function checkAvatarChangesAllowed(realm: Realm, user: User): void {
 async function changeAvatar(app: App, realm: Realm, user: User, source: 'U' | 'J', name: string | null): Promise<string> {
   const { previous, updated } = await inTransaction(app, async (tx, emit) => {
     const previous = await avatarFileName(tx, user.id);
-    const [fresh] = [(await findUser(tx, realm.id, user.id)) ?? user];
+    const fresh = (await lockUsers(tx, realm.id, [user.id]))[0] ?? user;
     const settings = { ...fresh.settings };
     if (name === null) delete settings[AVATAR_NAME];
     else settings[AVATAR_NAME] = name;

@@ -13,7 +13,7 @@ import type { Tx } from '../store/db.js';
 import { systemGroupIds } from '../store/groups.js';
 import { findRealm, updateRealm, type Realm } from '../store/realms.js';
 import {
-  CHANNEL_GROUP_SETTINGS, findStream, findStreamByName, hasMessagesOutsideEmptyTopic, listDefaultStreamIds, listStreams,
+  CHANNEL_GROUP_SETTINGS, findStream, findStreamByName, lockStream, hasMessagesOutsideEmptyTopic, listDefaultStreamIds, listStreams,
   setDefaultStream, updateStream, type ChannelGroupSetting, type Stream,
 } from '../store/streams.js';
 import { findSubscription, subscriberIds, type Subscription } from '../store/subscriptions.js';
@@ -177,8 +177,12 @@ const channelExists = (name: string) => new ApiError(`Channel '${name}' already 
 
 export async function doUpdateChannel(app: App, realm: Realm, user: User, streamId: number, input: ChannelEditInput, realmUrl: string): Promise<void> {
   await inTransaction(app, async (tx, emit) => {
+    // Checked and changed as the channel is now: a concurrent change of another of its settings is kept.
+    const now = await lockStream(tx, realm.id, streamId);
     const viewer = await viewerOf(tx, user);
-    const { stream, sub } = await accessChannelToAdminister(tx, realm, viewer, streamId);
+    const access = await accessChannelToAdminister(tx, realm, viewer, streamId);
+    const { sub } = access;
+    const stream = now ?? access.stream;
     const systemGroups = await systemGroupIds(tx, realm.id);
     const plan = await checkChannelEdit(tx, realm, viewer, stream, sub, input, systemGroups);
     await applyChannelEdit({ tx, emit, realm, realmUrl }, user, stream, plan, systemGroups);

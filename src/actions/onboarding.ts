@@ -3,14 +3,14 @@
 import type { App } from '../app.js';
 import { ApiError } from '../lib/errors.js';
 import type { Realm } from '../store/realms.js';
-import { findUser, updateUser, type User } from '../store/users.js';
+import { lockUsers, updateUser, type User } from '../store/users.js';
 import { inTransaction } from './transaction.js';
 import { ONE_TIME_NOTICES, SEEN, onboardingSteps } from '../state/onboarding.js';
 
 export async function doMarkOnboardingStep(app: App, realm: Realm, user: User, step: string): Promise<void> {
   if (!(ONE_TIME_NOTICES as readonly string[]).includes(step)) throw new ApiError(`Unknown onboarding_step: ${step}`);
   await inTransaction(app, async (tx, emit) => {
-    const fresh = (await findUser(tx, realm.id, user.id)) ?? user;
+    const fresh = (await lockUsers(tx, realm.id, [user.id]))[0] ?? user;
     const seen = new Set((fresh.settings[SEEN] as string[] | undefined) ?? []);
     if (seen.has(step)) return;
     seen.add(step);

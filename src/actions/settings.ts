@@ -10,7 +10,7 @@ import type { Db, Tx } from '../store/db.js';
 import { deleteAllDrafts } from '../store/drafts.js';
 import { findGroups, groupMemberIds } from '../store/groups.js';
 import type { Realm } from '../store/realms.js';
-import { findUsers, insertEmailChange, listUsers, takeEmailChange, updateUser, type User } from '../store/users.js';
+import { findUsers, insertEmailChange, listUsers, lockUsers, takeEmailChange, updateUser, type User } from '../store/users.js';
 import { checkAddressAvailable, lockIdentities, nameKeyOf } from './identity.js';
 import { textKey } from '../lib/identity.js';
 import { tooManyAttempts, verifyPasswordLimited } from './auth.js';
@@ -140,7 +140,7 @@ export async function doUpdateSettings(app: App, realm: Realm, user: User, input
       if (i) await yieldToEventLoop();
       await inTransaction(app, async (tx, emit) => {
         const c = applyContext(app, tx, emit, realm);
-        for (const t of await findUsers(tx, realm.id, targets.slice(i, i + TARGETS_PER_TRANSACTION))) {
+        for (const t of await lockUsers(tx, realm.id, targets.slice(i, i + TARGETS_PER_TRANSACTION))) {
           if (t.isActive) await applySettings(c, t, values, t.id === user.id, skipEdited && t.id !== user.id);
         }
       });
@@ -174,7 +174,9 @@ export async function doUpdateSettings(app: App, realm: Realm, user: User, input
     await checkAddressAvailable(app.db, realm, newEmail, { placeholderDomain: realmFakeEmailDomain(app, realm), except: user.id, visibleTo: user });
   }
   await inTransaction(app, async (tx, emit) => {
-    await applySettings(applyContext(app, tx, emit, realm), user, values, true, false);
+    // The row as it is now (another change may have committed since this request began), locked until the end.
+    const [fresh] = await lockUsers(tx, realm.id, [user.id]);
+    await applySettings(applyContext(app, tx, emit, realm), fresh ?? user, values, true, false);
     if (passwordHash) {
       await updateUser(tx, user.id, { passwordHash });
       // A new password logs out every other browser, as the reference's does (Django keeps the changer's own).

@@ -12,7 +12,7 @@ import type { Realm } from '../store/realms.js';
 import { listStreams } from '../store/streams.js';
 import {
   addMembers, addSubgroups, directMembers, directSubgroups, directSupergroups, findUserGroupByName, GROUP_SETTINGS, insertUserGroup, listUserGroups,
-  updateUserGroup, type GroupSetting, type UserGroup,
+  lockUserGroup, updateUserGroup, type GroupSetting, type UserGroup,
 } from '../store/user-groups.js';
 import type { User } from '../store/users.js';
 import { holdsRealmSetting } from './channels.js';
@@ -109,6 +109,7 @@ export async function doUpdateGroup(app: App, realm: Realm, user: User, id: numb
     throw new ApiError('No new data supplied');
   }
   await inTransaction(app, async (tx, emit) => {
+    await lockUserGroup(tx, id);
     const a = await actorOf(tx, realm, user);
     const g = await accessGroup(tx, realm, id);
     if (!canManage(a, realm, g)) throw insufficient();

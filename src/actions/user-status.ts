@@ -6,7 +6,7 @@ import { ApiError } from '../lib/errors.js';
 import { codePointLength } from '../lib/text.js';
 import type { Realm } from '../store/realms.js';
 import { listRealmEmoji } from '../store/realm-emoji.js';
-import { findUsers, updateUser, type User } from '../store/users.js';
+import { lockUsers, updateUser, type User } from '../store/users.js';
 import { checkHuman } from './checks.js';
 import { applyContext, applySettings } from './settings.js';
 import { inTransaction } from './transaction.js';
@@ -48,21 +48,23 @@ export async function doUpdateStatus(app: App, realm: Realm, user: User, input: 
   if (input.emojiName === undefined && (input.emojiCode !== undefined || input.reactionType !== undefined)) {
     throw new ApiError('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
   }
-  const next: Status = { ...((user.settings[STATUS] as Status | undefined) ?? {}) };
+  const change: Status = {};
   const event: Record<string, unknown> = { type: 'user_status', user_id: user.id };
   if (input.away !== undefined) event.away = input.away;
-  if (statusText !== undefined) next.status_text = event.status_text = statusText;
+  if (statusText !== undefined) change.status_text = event.status_text = statusText;
   if (input.emojiName !== undefined) {
     const emoji = await checkStatusEmoji(app, realm, input.emojiName, input.emojiCode, input.reactionType);
-    Object.assign(next, emoji);
+    Object.assign(change, emoji);
     Object.assign(event, emoji);
   }
   await inTransaction(app, async (tx, emit) => {
-    await updateUser(tx, user.id, { settings: { ...user.settings, [STATUS]: next } });
+    // Applied to the settings as they are now, locked: a concurrent change of them is kept.
+    const now = (await lockUsers(tx, realm.id, [user.id]))[0] ?? user;
+    const settings = { ...now.settings, [STATUS]: { ...((now.settings[STATUS] as Status | undefined) ?? {}), ...change } };
+    await updateUser(tx, user.id, { settings });
     // `away` is the deprecated spelling of invisible mode: the setting changes with all that follows from it.
     if (input.away !== undefined) {
-      const [fresh] = await findUsers(tx, realm.id, [user.id]);
-      await applySettings(applyContext(app, tx, emit, realm), fresh, { presence_enabled: !input.away }, true, false);
+      await applySettings(applyContext(app, tx, emit, realm), { ...now, settings }, { presence_enabled: !input.away }, true, false);
     }
     emit(realm.id, event, await audienceOf(tx, realm, user));
   });

@@ -2,6 +2,7 @@ import type { Selectable, Updateable } from 'kysely';
 import type { Db } from './db.js';
 import type { StreamTable } from './schema.js';
 import { cached, cacheMap } from './cache.js';
+import { dialectOf } from './search.js';
 
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 
@@ -126,6 +127,16 @@ export async function findStream(db: Db, realmId: number, id: number): Promise<S
     return row ? toStream(row) : null;
   });
   return stream ?? undefined;
+}
+
+// The channel's row as it is now, not from the cache; on PostgreSQL locked until the transaction ends (SQLite's
+// writers are serialised already): for a read-modify-write of its group settings JSON, which two concurrent
+// changes would otherwise overwrite.
+export async function lockStream(db: Db, realmId: number, id: number): Promise<Stream | undefined> {
+  let q = db.selectFrom('streams').selectAll().where('realm_id', '=', realmId).where('id', '=', id);
+  if (dialectOf(db) === 'postgres') q = q.forUpdate();
+  const row = await q.executeTakeFirst();
+  return row && toStream(row);
 }
 
 export async function findStreamByName(db: Db, realmId: number, name: string): Promise<Stream | undefined> {

@@ -1,6 +1,7 @@
 // User groups as clients see them (§2.7): named groups with members, subgroups and six permission settings.
 import type { Selectable } from 'kysely';
 import type { Db } from './db.js';
+import { dialectOf } from './search.js';
 import type { UserGroupTable } from './schema.js';
 import type { GroupSettingValue } from './streams.js';
 
@@ -48,6 +49,12 @@ export async function insertUserGroup(db: Db, g: Omit<UserGroup, 'id' | 'isSyste
     .returningAll()
     .executeTakeFirstOrThrow();
   return toGroup(row);
+}
+
+// Locks a group's row until the transaction ends on PostgreSQL (SQLite's writers are serialised already), so that
+// two concurrent changes of its settings JSON cannot overwrite each other. Call it before reading the group.
+export async function lockUserGroup(db: Db, id: number): Promise<void> {
+  if (dialectOf(db) === 'postgres') await db.selectFrom('user_groups').select('id').where('id', '=', id).forUpdate().execute();
 }
 
 export async function updateUserGroup(db: Db, id: number, c: Partial<{ name: string; description: string; deactivated: boolean; settings: UserGroup['settings'] }>): Promise<void> {

@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Db } from './db.js';
 import type { UserTable } from './schema.js';
 import { cached, cacheMap, deepFreeze } from './cache.js';
+import { dialectOf } from './search.js';
 import { addressKey, type SystemBotRole } from '../lib/identity.js';
 
 export const ROLE = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600 } as const;
@@ -179,6 +180,20 @@ export async function findUsers(db: Db, realmId: number, ids: number[]): Promise
   const out: User[] = [];
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', 'in', ids.slice(i, i + 500)).execute();
+    out.push(...rows.map(toUser));
+  }
+  return out;
+}
+
+// The rows as they are now, for a read-modify-write of their settings JSON inside a transaction: on PostgreSQL
+// they stay locked until it ends (in id order, so two such transactions cannot deadlock); SQLite's writers are
+// serialised already. Without it, two concurrent changes of one user's settings keep only the later one.
+export async function lockUsers(db: Db, realmId: number, ids: number[]): Promise<User[]> {
+  if (dialectOf(db) === 'sqlite') return findUsers(db, realmId, ids);
+  const out: User[] = [];
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  for (let i = 0; i < sorted.length; i += 500) {
+    const rows = await db.selectFrom('users').selectAll().where('realm_id', '=', realmId).where('id', 'in', sorted.slice(i, i + 500)).orderBy('id').forUpdate().execute();
     out.push(...rows.map(toUser));
   }
   return out;

@@ -1,23 +1,29 @@
 // The overlay's building blocks: labelled controls bound to a value and a change, the status of the last
 // request (saved, or the server's message), and the group picker of group-based permissions.
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import type { GroupSettingValue, PermissionSettingInfo, UserGroup } from '../api/types';
 import { systemGroupLabel } from './labels';
 
 export type Outcome = { kind: 'idle' } | { kind: 'busy' } | { kind: 'saved'; text: string } | { kind: 'error'; text: string };
 
-// A panel's requests: one outcome shown at a time, the server's own message on failure.
+// A panel's requests: one outcome shown at a time, the server's own message on failure. Changes made in quick
+// succession are in flight together: "Saved" shows only once all of them are, and a failure among them stays
+// shown rather than being covered by a later success.
 export function useRequest(): [Outcome, <T>(p: Promise<T>, done?: string) => Promise<T | undefined>] {
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
+  const batch = useRef({ pending: 0, error: undefined as string | undefined });
   const run = async <T,>(p: Promise<T>, done = 'Saved'): Promise<T | undefined> => {
+    const b = batch.current;
+    if (b.pending++ === 0) b.error = undefined;
     setOutcome({ kind: 'busy' });
     try {
-      const v = await p;
-      setOutcome({ kind: 'saved', text: done });
-      return v;
+      return await p;
     } catch (err) {
-      setOutcome({ kind: 'error', text: (err as Error).message });
+      b.error = (err as Error).message;
       return undefined;
+    } finally {
+      if (--b.pending === 0) setOutcome(b.error === undefined ? { kind: 'saved', text: done } : { kind: 'error', text: b.error });
+      else if (b.error !== undefined) setOutcome({ kind: 'error', text: b.error });
     }
   };
   return [outcome, run];
