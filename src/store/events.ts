@@ -1,6 +1,8 @@
 import { CompiledQuery, sql, type Selectable } from 'kysely';
 import type { EventQueueTable } from './schema.js';
 import type { Db, Dialect, Tx } from './db.js';
+import { dialectOf } from './search.js';
+import { yieldToEventLoop } from '../lib/pace.js';
 
 // A recipient is a user id, or a user id with per-user data (message flags).
 export type Recipient = number | { id: number; flags?: string[] };
@@ -110,29 +112,21 @@ export async function deleteQueueRows(db: Db, ids: string[]): Promise<void> {
   }
 }
 
-// One statement per few hundred queues (CASE over the ids), so saving 10,000 queues' positions is a handful of
-// round trips rather than 10,000. Several processes may hold copies of one queue (its client polls any of them):
-// each column only moves forward, so a process that served the queue earlier cannot set it back.
+// One statement per 500 queues, joining their new values (a VALUES list) on the ids: saving 5,000 queues' positions
+// takes about 25 ms of SQLite, where a CASE over the ids took 700 ms (quadratic), all of it on the event loop while
+// a message to 50,000 was being delivered. Each statement stands alone, with a turn of the event loop between them.
+// Several processes may hold copies of one queue (its client polls any of them): each column only moves forward,
+// so a process that served the queue earlier cannot set it back.
 export async function updateQueueRows(db: Db, rows: { id: string; lastPoll: number; ackedEventId: number; lastId: number }[]): Promise<void> {
-  if (!rows.length) return;
-  await db.transaction().execute(async (tx) => {
-    for (let i = 0; i < rows.length; i += 300) {
-      const chunk = rows.slice(i, i + 300);
-      const column = (name: 'last_poll' | 'acked_event_id' | 'last_id', pick: (r: (typeof rows)[number]) => number) => {
-        const value = sql<number>`cast(case ${sql.join(chunk.map((r) => sql`when id = ${r.id} then cast(${pick(r)} as bigint)`), sql` `)} end as bigint)`;
-        return sql<number>`case when ${sql.ref(name)} > ${value} then ${sql.ref(name)} else ${value} end`;
-      };
-      await tx
-        .updateTable('event_queues')
-        .set({
-          last_poll: column('last_poll', (r) => r.lastPoll),
-          acked_event_id: column('acked_event_id', (r) => r.ackedEventId),
-          last_id: column('last_id', (r) => r.lastId),
-        })
-        .where('id', 'in', chunk.map((r) => r.id))
-        .execute();
-    }
-  });
+  const larger = dialectOf(db) === 'postgres' ? sql.raw('greatest') : sql.raw('max');
+  for (let i = 0; i < rows.length; i += 500) {
+    if (i) await yieldToEventLoop();
+    const values = sql.join(rows.slice(i, i + 500).map((r) => sql`(${r.id}, cast(${r.lastPoll} as bigint), cast(${r.ackedEventId} as bigint), cast(${r.lastId} as bigint))`));
+    await sql`with v (id, last_poll, acked_event_id, last_id) as (values ${values})
+      update event_queues set last_poll = ${larger}(event_queues.last_poll, v.last_poll),
+        acked_event_id = ${larger}(event_queues.acked_event_id, v.acked_event_id), last_id = ${larger}(event_queues.last_id, v.last_id)
+      from v where event_queues.id = v.id`.execute(db);
+  }
 }
 
 // What other processes have saved of these queues: absent ids were deleted (by a client, or collected).
