@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { keep, keptRows, type Kept } from '../src/state/presence.js';
 
 const row = (userId: number, lastUpdateId: number) => ({ userId, lastUpdateId, lastActiveTime: lastUpdateId, lastConnectedTime: lastUpdateId, email: `u${userId}@x`, visible: true });
-const fresh = (): Kept => ({ seq: 0, rows: new Map(), log: [], sorted: true });
+const fresh = (): Kept => ({ seq: 0, rows: new Map(), log: [] });
 const ids = (c: Kept, after?: number) => [...keptRows(c, after)].map((r) => [r.userId, r.lastUpdateId]);
 
 test('the rows changed after a position, each as last kept, in update-id order', () => {

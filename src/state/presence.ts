@@ -23,6 +23,7 @@ export type DataOptions = { lastUpdateId?: number; historyLimitDays: number; mod
 export async function refreshKept(db: Db, realmId: number): Promise<number> {
   const c = keptOf(db, realmId);
   const { lastUpdateId, rows } = await presenceSince(db, realmId, c.seq);
+  rows.sort((a, b) => a.lastUpdateId - b.lastUpdateId);
   for (const r of rows) keep(c, r);
   c.seq = Math.max(c.seq, lastUpdateId);
   return lastUpdateId;
@@ -51,7 +52,7 @@ export function keptOf(db: Db, realmId: number): Kept {
   let realms = kept.get(db);
   if (!realms) kept.set(db, (realms = new Map()));
   let c = realms.get(realmId);
-  if (!c) realms.set(realmId, (c = { seq: 0, rows: new Map(), log: [], sorted: true }));
+  if (!c) realms.set(realmId, (c = { seq: 0, rows: new Map(), log: [] }));
   return c;
 }
 
@@ -77,7 +78,7 @@ export type KeptRow = PresenceRow & { modern?: string; legacy?: string };
 // `log` holds the kept rows in the order of their update ids (and rows since replaced, skipped when read), so that
 // an answer to a client's position reads only what changed after it: a client pinging once a minute in an
 // organization of 10,000 online users gets a few thousand of them, not a walk over all 10,000.
-export type Kept = { seq: number; rows: Map<number, KeptRow>; log: KeptRow[]; sorted: boolean };
+export type Kept = { seq: number; rows: Map<number, KeptRow>; log: KeptRow[] };
 
 export const kept = new WeakMap<Db, Map<number, Kept>>();
 
@@ -87,33 +88,30 @@ export function keep(c: Kept, r: PresenceRow): void {
   const { userId, lastActiveTime, lastConnectedTime, lastUpdateId, email, visible } = r;
   const row: KeptRow = { userId, lastActiveTime, lastConnectedTime, lastUpdateId, email, visible, modern: undefined, legacy: undefined };
   c.rows.set(userId, row);
-  const last = c.log.at(-1);
-  if (last && last.lastUpdateId > lastUpdateId) c.sorted = false;
-  c.log.push(row);
+  // Rows come in update-id order (refreshKept sorts what it reads) except when refreshes overlap.
+  if ((c.log.at(-1)?.lastUpdateId ?? 0) < lastUpdateId) c.log.push(row);
+  else c.log.splice(firstAfter(c.log, lastUpdateId), 0, row);
   // Replaced rows are dropped once they outnumber the live ones.
-  if (c.log.length > 2 * c.rows.size + 1000) sortLog(c);
+  if (c.log.length > 2 * c.rows.size + 1000) c.log = [...c.rows.values()].sort((a, b) => a.lastUpdateId - b.lastUpdateId);
 }
 
-function sortLog(c: Kept): void {
-  c.log = [...c.rows.values()].sort((a, b) => a.lastUpdateId - b.lastUpdateId);
-  c.sorted = true;
-}
-
-// The kept rows changed after update id `after` (all of them without one), oldest first.
-export function* keptRows(c: Kept, after?: number): Iterable<KeptRow> {
-  if (after === undefined || after <= 0) {
-    yield* c.rows.values();
-    return;
-  }
-  // Rows arrive out of order only when refreshes overlap.
-  if (!c.sorted) sortLog(c);
-  const log = c.log;
+// The index of the first row of `log` with an update id above `id`.
+function firstAfter(log: KeptRow[], id: number): number {
   let lo = 0;
   let hi = log.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (log[mid].lastUpdateId <= after) lo = mid + 1;
+    if (log[mid].lastUpdateId <= id) lo = mid + 1;
     else hi = mid;
   }
-  for (let i = lo; i < log.length; i++) if (c.rows.get(log[i].userId) === log[i]) yield log[i];
+  return lo;
+}
+
+// The kept rows changed after update id `after`, oldest first (without one: all of them, in no order).
+export function keptRows(c: Kept, after?: number): Iterable<KeptRow> {
+  if (after === undefined || after <= 0) return c.rows.values();
+  const out: KeptRow[] = [];
+  const log = c.log;
+  for (let i = firstAfter(log, after); i < log.length; i++) if (c.rows.get(log[i].userId) === log[i]) out.push(log[i]);
+  return out;
 }
