@@ -263,6 +263,9 @@ export function syncCaches(db: Kysely<any>): Promise<void> | void {
   return cacheOf(db)?.sync(db);
 }
 
+// Whether `db` is a snapshot: what it reads stays its own (nothing to freeze for sharing).
+export const isSnapshot = (db: Kysely<any>) => snapshots.has(db);
+
 // Reads in this transaction see its snapshot only, never the cache.
 export function markSnapshot(tx: Kysely<any>): void {
   snapshots.set(tx, new Map());

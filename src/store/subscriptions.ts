@@ -97,19 +97,32 @@ export async function subscriberCounts(db: Db, streamIds: number[]): Promise<Map
   return cachedMany(db, subscriberCountByStream, streamIds, (missing) => countSubscribers(db, missing));
 }
 
+// Counted as all active subscriptions (an index walk) less those of deactivated users (found from the users, who
+// are few): joining each of 500,000 subscriptions to its user took 190 ms, these two 30 ms.
 async function countSubscribers(db: Db, streamIds: number[]): Promise<Map<number, number>> {
   const out = new Map<number, number>(streamIds.map((id) => [id, 0]));
   for (let i = 0; i < streamIds.length; i += 500) {
-    const rows = await db
+    const part = streamIds.slice(i, i + 500);
+    const all = await db
       .selectFrom('subscriptions')
-      .innerJoin('users', 'users.id', 'subscriptions.user_id')
-      .select(['subscriptions.stream_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('subscriptions.stream_id', 'in', streamIds.slice(i, i + 500))
-      .where('subscriptions.active', '=', 1)
-      .where('users.is_active', '=', 1)
-      .groupBy('subscriptions.stream_id')
+      .select(['stream_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('stream_id', 'in', part)
+      .where('active', '=', 1)
+      .groupBy('stream_id')
       .execute();
-    for (const r of rows) out.set(r.stream_id, Number(r.n));
+    for (const r of all) out.set(r.stream_id, Number(r.n));
+    // A cross join keeps SQLite's loop starting from the deactivated users.
+    const inactive = await db
+      .selectFrom('users as u')
+      .crossJoin('subscriptions as s')
+      .select(['s.stream_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .whereRef('s.user_id', '=', 'u.id')
+      .where('u.is_active', '=', 0)
+      .where('s.active', '=', 1)
+      .where('s.stream_id', 'in', part)
+      .groupBy('s.stream_id')
+      .execute();
+    for (const r of inactive) out.set(r.stream_id, out.get(r.stream_id)! - Number(r.n));
   }
   return out;
 }
