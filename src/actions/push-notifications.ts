@@ -3,7 +3,6 @@
 // someone they muted — or they turned such notifications off), on their end-to-end encrypted devices
 // (push/e2ee/notify, encrypted with each device's key) and their older plain tokens (push/notify). Without a
 // bouncer nothing is sent, and that is logged.
-import nacl from 'tweetnacl';
 import type { App } from '../app.js';
 import { bouncerOf, sendToBouncer, type Bouncer } from '../lib/bouncer.js';
 import { organizationUrl } from '../lib/urls.js';
@@ -54,8 +53,12 @@ function payload(app: App, realm: Realm, message: Message, raw: string, userId: 
   };
 }
 
+// Loaded with the first encrypted notification, not at start-up (B8).
+let naclModule: Promise<typeof import('tweetnacl')> | undefined;
+const loadNacl = () => (naclModule ??= import('tweetnacl').then((m) => (m as unknown as { default?: typeof m }).default ?? m));
+
 // nonce (24 bytes) followed by the secretbox, with the device's key (its first byte names the cryptosystem).
-export function encryptFor(device: Device, data: Record<string, unknown>): string {
+function encryptFor(nacl: typeof import('tweetnacl'), device: Device, data: Record<string, unknown>): string {
   const key = Buffer.from(device.push_key!, 'base64').subarray(1);
   const nonce = nacl.randomBytes(nacl.secretbox.nonceLength);
   const box = nacl.secretbox(Buffer.from(JSON.stringify(data), 'utf8'), nonce, key);
@@ -87,7 +90,8 @@ async function notify(app: App, bouncer: Bouncer, e: LoggedEvent, message: Messa
   const ids = users.map((u) => u.id);
   const devices = await pushableDevices(app.db, ids);
   if (devices.length) {
-    const encrypted = Object.fromEntries(devices.map((d) => [String(d.bouncer_device_id), encryptFor(d, { ...payload(app, realm, message, raw, d.user_id), push_key_id: d.push_key_id })]));
+    const nacl = await loadNacl();
+    const encrypted = Object.fromEntries(devices.map((d) => [String(d.bouncer_device_id), encryptFor(nacl, d, { ...payload(app, realm, message, raw, d.user_id), push_key_id: d.push_key_id })]));
     const pushKeyIds = Object.fromEntries(devices.map((d) => [String(d.bouncer_device_id), d.push_key_id]));
     const answer = await sendToBouncer(bouncer, 'push/e2ee/notify', { json: { realm_uuid: realmUuid(realm), device_id_to_encrypted_data: encrypted, device_id_to_push_key_id: pushKeyIds } });
     if (Array.isArray(answer.delete_device_ids)) await forgetBouncerDevices(app.db, answer.delete_device_ids.map(Number));

@@ -21,8 +21,8 @@ import type { User } from '../store/users.js';
 import { findStagedUpload } from '../store/staged-uploads.js';
 import { discardStagedFiles, doStageUpload, releaseStagedUpload, stagedUploadExpiry, stagedUploadsDir } from './staged-uploads.js';
 import { doCreateAttachment, fileTooLarge, maxUploadBytes } from './uploads.js';
+import { TUS_PATH } from './tus-path.js';
 
-export const TUS_PATH = '/api/v1/tus';
 const UPLOAD_ID = /^(\d+)-[A-Za-z0-9]{32}$/;
 
 interface Caller { app: App; realm: Realm; user: User | null }

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -27,6 +26,11 @@ export interface PasswordHasher {
   hash(password: string): Promise<string>;
   verify(hash: string | null, password: string): Promise<boolean>;
 }
+
+// Loaded at the first password a server handles, not at start-up (B8: an idle server's memory).
+let argon2: Promise<typeof import('@node-rs/argon2')> | undefined;
+const hash = async (password: string, options: object) => (await (argon2 ??= import('@node-rs/argon2'))).hash(password, options);
+const verify = async (stored: string, password: string) => (await (argon2 ??= import('@node-rs/argon2'))).verify(stored, password);
 
 export function passwordHasher(memoryCost: number): PasswordHasher {
   const options = { memoryCost, timeCost: 2, parallelism: 1 };

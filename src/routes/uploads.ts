@@ -1,5 +1,5 @@
 import { fileKey } from '../actions/attachments.js';
-import { handleTus, TUS_PATH } from '../actions/tus.js';
+import { TUS_PATH } from '../actions/tus-path.js';
 import { accessFileByToken, accessThumbnail, accessUploadedFile, doUploadFile, temporaryFileUrl } from '../actions/uploads.js';
 import { oneOf, str } from '../http/params.js';
 import { accessExternalImage } from '../actions/external-images.js';
@@ -12,6 +12,7 @@ const uploadPath = (ctx: { req: { params: unknown } }) => (ctx.req.params as Rec
 // The tus protocol writes its own responses.
 async function tus({ app, realm, user, req, reply }: Pick<Ctx<unknown, 'optional'>, 'app' | 'realm' | 'user' | 'req' | 'reply'>) {
   reply.hijack();
+  const { handleTus } = await import('../actions/tus.js');
   await handleTus(app, realm, user, req.raw, reply.raw);
 }
 

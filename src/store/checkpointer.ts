@@ -30,7 +30,29 @@ const timer = setInterval(() => {
 parentPort.on('message', () => { clearInterval(timer); checkpoint.all(); db.close(); parentPort.close(); });
 `;
 
+// The worker starts once the serving connection has changed this many rows (until then SQLite's own threshold of
+// 1,000 pages stays, as without a worker): an idle or little-used server does without its thread (about 8 MB; B8).
+const START_AFTER_CHANGES = 1000;
+
 export function startCheckpointer(file: SQLite.Database, log: Logger, everyMs = EVERY_MS): { stop(): Promise<void> } {
+  const changes = file.prepare('select total_changes()').pluck();
+  const before = changes.get() as number;
+  let started: { stop(): Promise<void> } | undefined;
+  const watch = setInterval(() => {
+    if ((changes.get() as number) - before < START_AFTER_CHANGES) return;
+    clearInterval(watch);
+    started = startWorker(file, log, everyMs);
+  }, everyMs);
+  watch.unref();
+  return {
+    stop: async () => {
+      clearInterval(watch);
+      await started?.stop();
+    },
+  };
+}
+
+function startWorker(file: SQLite.Database, log: Logger, everyMs: number): { stop(): Promise<void> } {
   const worker = new Worker(WORKER, {
     eval: true,
     workerData: { module: createRequire(import.meta.url).resolve('better-sqlite3'), file: file.name, everyMs },
