@@ -30,16 +30,17 @@ const timer = setInterval(() => {
 parentPort.on('message', () => { clearInterval(timer); checkpoint.all(); db.close(); parentPort.close(); });
 `;
 
-// The worker starts once the serving connection has changed this many rows (until then SQLite's own threshold of
-// 1,000 pages stays, as without a worker): an idle or little-used server does without its thread (about 8 MB; B8).
-const START_AFTER_CHANGES = 1000;
-
+// The worker starts at the first write after start-up: an idle server does without its thread (about 8 MB; B8).
+// What the log held from before (a copied database, a crash) is copied back first, at start-up, so that no commit
+// has to; from then on the serving connection leaves checkpoints to the worker.
 export function startCheckpointer(file: SQLite.Database, log: Logger, everyMs = EVERY_MS): { stop(): Promise<void> } {
+  file.pragma('wal_checkpoint(PASSIVE)');
+  file.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const changes = file.prepare('select total_changes()').pluck();
   const before = changes.get() as number;
   let started: { stop(): Promise<void> } | undefined;
   const watch = setInterval(() => {
-    if ((changes.get() as number) - before < START_AFTER_CHANGES) return;
+    if (changes.get() === before) return;
     clearInterval(watch);
     started = startWorker(file, log, everyMs);
   }, everyMs);
@@ -68,7 +69,6 @@ function startWorker(file: SQLite.Database, log: Logger, everyMs: number): { sto
     log.error({ err }, 'checkpoint worker failed; the serving connection checkpoints by itself');
     file.pragma('wal_autocheckpoint = 1000');
   });
-  file.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   worker.unref();
   return {
     stop: async () => {
