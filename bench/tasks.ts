@@ -142,7 +142,11 @@ async function pollLoop(p: Pollers, url: string, auth: string, queueId: string, 
 // Registers one queue per entry of `users` (a user may appear many times) and starts polling them all.
 export async function startPollers(a: { url: string; users: Credentials[]; register: Record<string, string>; host?: string; once?: boolean }) {
   if (pollers) throw new Error('pollers already running');
-  const p: Pollers = { pool: new http.Agent({ keepAlive: true, maxSockets: Infinity }), received: new Map(), waiters: [], errors: [], loops: [], polls: 0, stopping: false, cpu: process.cpuUsage() };
+  // Each poller is a client of its own that keeps its connection between polls (as the apps do): without
+  // maxFreeSockets, Node's agent keeps 256 idle sockets and closes the rest, and 5,000 answers at once became
+  // 4,700 new connections for the server to accept.
+  const pool = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity });
+  const p: Pollers = { pool, received: new Map(), waiters: [], errors: [], loops: [], polls: 0, stopping: false, cpu: process.cpuUsage() };
   pollers = p;
   const queues: { auth: string; queueId: string }[] = [];
   for (let i = 0; i < a.users.length; i += 100) {
