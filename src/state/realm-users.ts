@@ -1,5 +1,6 @@
 // The `realm_user` block of POST /register: the organization's users and the caller's own identity and rights.
-import { userObjects } from './user-objects.js';
+import { userObjects, userObjectTexts } from './user-objects.js';
+import { JsonText } from '../lib/json-text.js';
 import { avatarUrl } from '../format/users.js';
 import { holdsGroupSetting, resolveGroupSetting } from '../permissions/groups.js';
 import { groupsOfUser } from '../store/groups.js';
@@ -19,7 +20,9 @@ export async function realmUserState(ctx: StateContext): Promise<Record<string, 
     avatarOptional: !!caps.user_avatar_url_field_optional,
   };
   // The server's own bots are listed apart, as the reference server lists its cross-realm bots.
-  const people = await userObjects(ctx.app, ctx.db, realm, user, all.filter((u) => !u.systemBot), opts);
+  // Spliced in as text (src/lib/json-text.ts): each user's object is kept serialised between registers.
+  const people = await userObjectTexts(ctx.app, ctx.db, realm, user, all.filter((u) => !u.systemBot), opts);
+  const list = (active: boolean) => new JsonText(`[${people.filter((p) => p.active === active).map((p) => p.text).join(',')}]`);
   const systemBots = await userObjects(ctx.app, ctx.db, realm, user, all.filter((u) => u.systemBot), { ...opts, includeCustomProfileFields: false });
   const settings = realmSettings(realm);
   const groups = await groupsOfUser(ctx.db, user.id);
@@ -27,8 +30,8 @@ export async function realmUserState(ctx: StateContext): Promise<Record<string, 
   const canPublic = may('can_create_public_channel_group');
   const canPrivate = may('can_create_private_channel_group');
   return {
-    realm_users: people.filter((u) => u.is_active),
-    realm_non_active_users: people.filter((u) => !u.is_active),
+    realm_users: list(true),
+    realm_non_active_users: list(false),
     cross_realm_bots: systemBots.map((b) => ({ ...b, is_system_bot: true })),
     avatar_source: user.avatarSource,
     avatar_url: avatarUrl(user, false),
