@@ -8,7 +8,8 @@ import { addressKey, isPlaceholderAddress, PLACEHOLDER_DOMAIN, SYSTEM_BOTS, syst
 import type { Db, Tx } from '../store/db.js';
 import { listRealms, lockRealm, type Realm } from '../store/realms.js';
 import { dialectOf } from '../store/search.js';
-import { findUsersByIdentityKey, identityRowsToReview, type IdentityRow, type User } from '../store/users.js';
+import { findUsersByIdentityKey, type User } from '../store/users.js';
+import { identityRowsToReview, type IdentityRow } from '../store/user-identities.js';
 import { emailVisibility, seesDeliveryEmail, type Looker } from '../permissions/users.js';
 
 export interface AddressCheck {

@@ -228,6 +228,18 @@ export function registerCache(adapter: DialectAdapter, cache: StoreCache): void 
 
 const cacheOf = (db: Kysely<any>) => caches.get(db.getExecutor().adapter);
 
+// Memory a serving process keeps for one database beside its cache (the same for its read pool), under `key`;
+// undefined where nothing is kept (command-line tools, tests' helpers).
+const memories = new WeakMap<StoreCache, Map<object, unknown>>();
+export function processMemory<T>(db: Kysely<any>, key: object, make: () => T): T | undefined {
+  const cache = cacheOf(db);
+  if (!cache?.enabled) return undefined;
+  let m = memories.get(cache);
+  if (!m) memories.set(cache, (m = new Map()));
+  if (!m.has(key)) m.set(key, make());
+  return m.get(key) as T;
+}
+
 // The value for `key`, from memory when this process may answer from it, else from `load` (a query on `db`).
 // `load` must return `null`, not undefined, for "no such row" (that answer is cached too).
 export async function cached<K, V>(db: Kysely<any>, desc: CacheMap<K, V>, key: K, load: () => Promise<V>): Promise<V> {

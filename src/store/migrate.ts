@@ -30,6 +30,7 @@ import { integrations } from './migrations/033-integrations.js';
 import { plannerStatistics } from './migrations/034-planner-statistics.js';
 import { postgresSearchTable } from './migrations/037-postgres-search-table.js';
 import { userMessagesKeys } from './migrations/038-user-messages-keys.js';
+import { userRowVersions } from './migrations/039-user-row-versions.js';
 
 // Migrations are listed here in order; each is a function of the dialect so it can spell an auto-increment key.
 const migrations: Record<string, (dialect: Dialect) => Migration> = {
@@ -63,6 +64,7 @@ const migrations: Record<string, (dialect: Dialect) => Migration> = {
   '034-planner-statistics': plannerStatistics,
   '037-postgres-search-table': postgresSearchTable,
   '038-user-messages-keys': userMessagesKeys,
+  '039-user-row-versions': userRowVersions,
 };
 
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {

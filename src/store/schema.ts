@@ -76,6 +76,7 @@ export interface UserTable {
   avatar_source: Generated<string>;
   avatar_version: Generated<number>;
   settings: Generated<string>;
+  row_version: Generated<number>; // taken by a trigger at every change of the row (migration 039)
 }
 
 export interface UserGroupTable {

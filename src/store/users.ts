@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from './db.js';
 import type { UserTable } from './schema.js';
-import { cached, cacheMap, deepFreeze, isSnapshot } from './cache.js';
+import { cached, cacheMap, deepFreeze, isSnapshot, processMemory } from './cache.js';
 import { dialectOf } from './search.js';
 import { addressKey, type SystemBotRole } from '../lib/identity.js';
 
@@ -172,18 +172,49 @@ const usersByRealm = cacheMap<number, User[]>('users');
 const USER_PAGE = 5000;
 
 export async function listUsers(db: Db, realmId: number): Promise<User[]> {
-  return cached(db, usersByRealm, realmId, async () => {
-    // Frozen page by page when the process will share them; a snapshot's copies are its own.
-    const freeze = isSnapshot(db) ? (u: User) => u : deepFreeze;
-    const users: User[] = [];
-    for (let after = 0; ; ) {
-      // `+realm_id`: pages walk the table in id order; through the (realm_id, …) indexes SQLite sorted every page.
-      const rows = await db.selectFrom('users').select(USER_COLUMNS).where(sql<number>`+${sql.ref('realm_id')}`, '=', realmId).where('id', '>', after).orderBy('id').limit(USER_PAGE).execute();
-      for (const r of rows) users.push(freeze(toUser(r)));
-      if (rows.length < USER_PAGE) return users;
-      after = rows[rows.length - 1].id;
-    }
-  });
+  return cached(db, usersByRealm, realmId, async () => (isSnapshot(db) ? (await usersByVersion(db, realmId)) ?? readUsers(db, realmId, (u) => u) : readUsers(db, realmId, deepFreeze)));
+}
+
+// Every user of the organization in id order, read in pages, each passed through `keep` (frozen when the process
+// shares them).
+async function readUsers(db: Db, realmId: number, keep: (u: User) => User): Promise<User[]> {
+  const users: User[] = [];
+  for (let after = 0; ; ) {
+    // `+realm_id`: pages walk the table in id order; through the (realm_id, …) indexes SQLite sorted every page.
+    const rows = await db.selectFrom('users').select(USER_COLUMNS).where(sql<number>`+${sql.ref('realm_id')}`, '=', realmId).where('id', '>', after).orderBy('id').limit(USER_PAGE).execute();
+    for (const r of rows) users.push(keep(toUser(r)));
+    if (rows.length < USER_PAGE) return users;
+    after = rows[rows.length - 1].id;
+  }
+}
+
+// A snapshot's users (a register's): the rows' versions (migration 039) are read in the snapshot, and whole rows
+// only for users changed since this process last read them; the others are the rows it kept, frozen, which are
+// the same at the same version. Undefined where the process keeps nothing.
+const KEPT_USERS = {};
+async function usersByVersion(db: Db, realmId: number): Promise<User[] | undefined> {
+  const kept = processMemory(db, KEPT_USERS, () => new Map<number, { version: number; user: User }>());
+  if (!kept) return undefined;
+  const versions = await db.selectFrom('users').select(['id', 'row_version']).where(sql<number>`+${sql.ref('realm_id')}`, '=', realmId).orderBy('id').execute();
+  // Taken before any wait: another snapshot, older or newer, may replace kept rows meanwhile.
+  const found = new Map<number, User>();
+  const versionOf = new Map<number, number>();
+  const stale: number[] = [];
+  for (const v of versions) {
+    const version = Number(v.row_version);
+    const k = kept.get(v.id);
+    versionOf.set(v.id, version);
+    if (k?.version === version) found.set(v.id, k.user);
+    else stale.push(v.id);
+  }
+  const fresh = stale.length > USER_PAGE ? await readUsers(db, realmId, deepFreeze) : (await findUsers(db, realmId, stale)).map(deepFreeze);
+  for (const u of fresh) {
+    const version = versionOf.get(u.id);
+    if (version === undefined) continue;
+    found.set(u.id, u);
+    kept.set(u.id, { version, user: u });
+  }
+  return versions.map((v) => found.get(v.id)!);
 }
 
 export async function findUsers(db: Db, realmId: number, ids: number[]): Promise<User[]> {
@@ -245,29 +276,6 @@ export async function findSystemBot(db: Db, realmId: number, role: SystemBotRole
   return row ? toUser(row) : undefined;
 }
 
-export interface IdentityRow {
-  id: number;
-  realmId: number;
-  email: string;
-  identityKey: string;
-  systemBot: string | null;
-}
-
-// For the start-up report: rows sharing a key with another row of their organization, and rows whose key matches
-// one of the LIKE patterns (the caller filters those further).
-export async function identityRowsToReview(db: Db, patterns: string[]): Promise<{ shared: IdentityRow[]; matching: IdentityRow[] }> {
-  const columns = ['id', 'realm_id', 'delivery_email', 'identity_key', 'system_bot'] as const;
-  const toRow = (r: { id: number; realm_id: number; delivery_email: string; identity_key: string; system_bot: string | null }): IdentityRow =>
-    ({ id: r.id, realmId: r.realm_id, email: r.delivery_email, identityKey: r.identity_key, systemBot: r.system_bot });
-  const dup = db.selectFrom('users').select(['realm_id', 'identity_key']).groupBy(['realm_id', 'identity_key']).having((eb) => eb.fn.countAll(), '>', 1);
-  const shared = await db.selectFrom('users').innerJoin(dup.as('d'), (j) => j.onRef('d.realm_id', '=', 'users.realm_id').onRef('d.identity_key', '=', 'users.identity_key'))
-    .select(columns.map((c) => `users.${c}` as const)).orderBy('users.id').execute();
-  const matching = patterns.length
-    ? await db.selectFrom('users').select([...columns]).where((eb) => eb.or(patterns.map((p) => eb('identity_key', 'like', p)))).orderBy('id').execute()
-    : [];
-  return { shared: shared.map(toRow), matching: matching.map(toRow) };
-}
-
 export async function updateUser(
   db: Db,
   id: number,
@@ -298,16 +306,4 @@ export async function updateUser(
   if (changes.role !== undefined) v.role = changes.role;
   if (changes.isActive !== undefined) v.is_active = changes.isActive ? 1 : 0;
   if (Object.keys(v).length) await db.updateTable('users').set(v).where('id', '=', id).execute();
-}
-
-export async function insertEmailChange(db: Db, key: string, userId: number, newEmail: string, now: number): Promise<void> {
-  await db.deleteFrom('email_changes').where('user_id', '=', userId).execute();
-  await db.insertInto('email_changes').values({ key, user_id: userId, new_email: newEmail, created: now }).execute();
-}
-
-export async function takeEmailChange(db: Db, key: string): Promise<{ userId: number; newEmail: string; created: number } | undefined> {
-  const row = await db.selectFrom('email_changes').selectAll().where('key', '=', key).executeTakeFirst();
-  if (!row) return undefined;
-  await db.deleteFrom('email_changes').where('key', '=', key).execute();
-  return { userId: row.user_id, newEmail: row.new_email, created: row.created };
 }
