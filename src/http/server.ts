@@ -19,6 +19,7 @@ import type { User } from '../store/users.js';
 import type { Realm } from '../store/realms.js';
 import { syncCaches } from '../store/cache.js';
 import { serializeBody } from '../lib/json-text.js';
+import { sendJsonText } from './large-body.js';
 import type { RequestTracker } from './loop-monitor.js';
 
 const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
@@ -213,7 +214,7 @@ async function handle(app: App, r: AnyRoute, via: Via, req: FastifyRequest, repl
   };
   const text = serializeBody(body);
   if (text === null) return body;
-  return reply.type('application/json; charset=utf-8').send(await text);
+  return sendJsonText(reply, await text);
 }
 
 // Pages answer people: their failures (bad form values, a missing CSRF token) are pages too.
