@@ -21,12 +21,12 @@ export interface DirectoryOptions {
 
 export async function userObjects(app: App, db: Db, realm: Realm, viewer: User, users: User[], opts: DirectoryOptions): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
-  await eachShown(app, db, realm, viewer, users, opts, (_u, shown) => out.push(shown.placeholder ?? formatUser(_u, shown.format!)));
+  await eachShown(app, db, realm, viewer, users, opts, (u, shown) => out.push(shown.placeholder ?? formatUser(u, shown.format!)));
   return out;
 }
 
-// The same as JSON texts, with whether each is of an active user: kept per user and shape of answer, so that a register in
-// an organization of 50,000 formats and serialises only the users that changed since the last one.
+// The same as JSON texts, with whether each is of an active user: kept per user and shape of answer, so that a
+// register in an organization of 50,000 formats and serialises only the users that changed since the last one.
 export async function userObjectTexts(app: App, db: Db, realm: Realm, viewer: User, users: User[], opts: DirectoryOptions): Promise<{ active: boolean; text: string }[]> {
   const out: { active: boolean; text: string }[] = [];
   const kept = keptTexts(app, realm.id);
