@@ -104,8 +104,9 @@ test('search: text, operators with suggestions, and the URL', async () => {
   await box.fill('channel:design lunch');
   await box.press('Enter');
   await page.waitForURL(new RegExp(`#narrow/channel/${design}-design/search/lunch$`));
+  // The match outside #design leaves once the narrowed results replace the earlier ones (which share the other).
+  await messageRow(page, 'Lunch tomorrow?').waitFor({ state: 'detached' });
   await messageRow(page, 'Lunch talk about serif fonts').waitFor();
-  assert.equal(await messageRow(page, 'Lunch tomorrow?').count(), 0);
   assert.equal(await box.inputValue(), 'channel:design lunch');
 });
 
