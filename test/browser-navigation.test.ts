@@ -120,7 +120,13 @@ test('by keyboard alone: search, move, reply, send, star, help, new topic', asyn
   await page.waitForFunction(() => document.querySelector('#view-title')?.textContent?.startsWith('#design'));
   await page.keyboard.press('Escape');
   await page.evaluate((h) => { location.hash = h; }, `#narrow/channel/${design}-design/topic/colors`);
-  await page.locator('.message-row').first().waitFor();
+  // Only once every row shown is of #design › colors: the rows of the view before may still be there a moment, and
+  // the selection (End, then r) would reply in their topic.
+  await page.waitForFunction(() => {
+    const rows = [...document.querySelectorAll('.message-row .message_content')];
+    return document.querySelector('#view-title')?.textContent?.includes('colors') && rows.length > 0 &&
+      rows.every((r) => /^(Navy or teal\?|Color note \d+|The linked message|Later note \d+)$/.test(r.textContent?.trim() ?? ''));
+  });
   const selected = () => page.evaluate(() => Number(document.querySelector('.message-box[aria-current="true"]')?.closest('.message-row')?.getAttribute('data-message-id')));
   await page.keyboard.press('End');
   const last = await selected();
