@@ -14,7 +14,7 @@ import { inTransaction, type Emit } from './transaction.js';
 import { accessUser } from './users.js';
 import { accessibleBy, audienceOf } from '../permissions/users.js';
 import {
-  keep, type Kept, keptOf, keptRows, type KeptRow, legacyPresence, modernPresence, OFFLINE_THRESHOLD, presenceAnswer, presenceData, refreshKept,
+  keep, type Kept, keptAnswer, keptOf, type KeptRow, legacyPresence, modernPresence, OFFLINE_THRESHOLD, presenceData, refreshKept,
 } from '../state/presence.js';
 
 // Pings closer together than this change nothing worth storing.
@@ -140,7 +140,7 @@ export async function doUpdatePresence(app: App, realm: Realm, user: User, input
   // Nothing is returned with ping_only, so the client's position in the sequence stays where it was.
   if (input.pingOnly) return { presence_last_update_id: input.lastUpdateId ?? -1 };
   seq ??= await refreshKept(app.db, realm.id);
-  return presenceAnswer(keptRows(c, input.lastUpdateId), seq, {
+  return keptAnswer(c, seq, {
     accessible: await accessibleBy(app.db, realm, user),
     lastUpdateId: input.lastUpdateId,
     historyLimitDays: input.historyLimitDays ?? 14,

@@ -8,9 +8,9 @@ import type { FastifyReply } from 'fastify';
 const IN_ONE_PIECE = 1 << 20;
 const PART = 1 << 20;
 
-export function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
+export function sendJsonText(reply: FastifyReply, text: string | Buffer): FastifyReply {
   reply.type('application/json; charset=utf-8');
-  if (text.length <= IN_ONE_PIECE) return reply.send(text);
+  if (typeof text !== 'string' || text.length <= IN_ONE_PIECE) return reply.send(text);
   let at = 0;
   const parts = new Readable({
     read() {
