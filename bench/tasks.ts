@@ -184,6 +184,11 @@ export async function pollerWaitAll(a: { keys: string[]; count: number; timeoutM
   return { count: a.keys.length };
 }
 
+// The answers received so far and the CPU the polling process spent since the pollers started.
+export async function pollerCounts(_: object = {}) {
+  return { polls: pollers!.polls, cpuMs: cpuMs(pollers!.cpu) };
+}
+
 // Stops every loop (closing its connection) and returns what arrived.
 export async function stopPollers(_: object = {}) {
   const p = pollers!;
@@ -198,23 +203,37 @@ export async function stopPollers(_: object = {}) {
 // ---- Senders
 
 // Closed loop: `concurrency` senders post `total` messages to the channel, round-robin over `topics` topics.
-export async function send(a: { url: string; auth: Credentials; total: number; concurrency: number; stream: string; topics: number }) {
+// Closed loop (`concurrency` requests, each starting when the one before it answered), or with `perSecond` open
+// loop: message i starts at i / perSecond seconds whatever is still in flight, as independent clients send.
+export async function send(a: { url: string; auth: Credentials; total: number; concurrency: number; stream: string; topics: number; perSecond?: number }) {
   const auth = basic(a.auth.email, a.auth.apiKey);
   const sent: [id: number, t0: number, t1: number][] = [];
   const cpu = process.cpuUsage();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: a.concurrency }, async () => {
-      while (next < a.total) {
-        const i = next++;
-        const params = { type: 'stream', to: a.stream, topic: `topic ${i % a.topics}`, content: `Message ${i} of the **benchmark**, sent to everyone.` };
-        const r = await timedRequest(a.url, auth, 'POST', '/messages', params);
-        sent.push([check(r, 'POST /messages').id, r.t0, r.t1]);
-      }
-    }),
-  );
+  const one = async (i: number) => {
+    const params = { type: 'stream', to: a.stream, topic: `topic ${i % a.topics}`, content: `Message ${i} of the **benchmark**, sent to everyone.` };
+    const r = await timedRequest(a.url, auth, 'POST', '/messages', params, { agent: sendPool });
+    sent.push([check(r, 'POST /messages').id, r.t0, r.t1]);
+  };
+  if (a.perSecond) {
+    const t0 = now();
+    const inFlight: Promise<void>[] = [];
+    for (let i = 0; i < a.total; i++) {
+      const wait = t0 + (i * 1000) / a.perSecond - now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      inFlight.push(one(i));
+    }
+    await Promise.all(inFlight);
+  } else {
+    let next = 0;
+    await Promise.all(Array.from({ length: a.concurrency }, async () => {
+      while (next < a.total) await one(next++);
+    }));
+  }
   return { sent, cpuMs: cpuMs(cpu) };
 }
+
+// Open-loop senders keep their connections, however many are in flight at once.
+const sendPool = new http.Agent({ keepAlive: true, maxFreeSockets: Infinity });
 
 export async function sendOne(a: { url: string; auth: Credentials; stream: string; topic: string; content: string }) {
   const r = await timedRequest(a.url, basic(a.auth.email, a.auth.apiKey), 'POST', '/messages', { type: 'stream', to: a.stream, topic: a.topic, content: a.content });
