@@ -13,9 +13,8 @@ import { checkHuman } from './checks.js';
 import { inTransaction, type Emit } from './transaction.js';
 import { accessUser } from './users.js';
 import { accessibleBy, audienceOf } from '../permissions/users.js';
-import {
-  keep, type Kept, keptAnswer, keptOf, type KeptRow, legacyPresence, modernPresence, OFFLINE_THRESHOLD, presenceData, refreshKept,
-} from '../state/presence.js';
+import { keptAnswer, keptOf, legacyPresence, OFFLINE_THRESHOLD, presenceData, refreshKept } from '../state/presence.js';
+import { keep, type Kept, type KeptRow, modernPresence } from '../state/presence-log.js';
 
 // Pings closer together than this change nothing worth storing.
 const MIN_UPDATE_INTERVAL = 50;

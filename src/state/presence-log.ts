@@ -1,8 +1,10 @@
-// The presence rows a process keeps per organization, in the order of their update ids, so that an answer to a
-// client's position reads only what changed after it. The order is kept in blocks of rows, and each block keeps
-// the UTF-8 bytes of its entries in the modern format: a client pinging once a minute in an organization of 10,000
-// online users gets thousands of entries, nearly all of them in whole blocks whose bytes are made once and sent to
-// every client after them, instead of being joined, encoded and counted again for each answer.
+// The presence rows a process keeps per organization, read once and then only those changed since: every change
+// of what a row shows takes a new update id (touchPresence), so the kept rows stay true to the database whichever
+// process wrote, and a row is only replaced by a newer one, so concurrent refreshes cannot go back in time.
+// They are kept in the order of their update ids, in blocks, so that an answer to a client's position reads only
+// what changed after it; each block keeps the UTF-8 bytes of its entries in the modern format. A client pinging
+// once a minute in an organization of 10,000 online users gets thousands of entries, nearly all of them in whole
+// blocks whose bytes are made once and sent to every client after them, not joined, encoded and counted again.
 import type { Presence, PresenceRow } from '../store/presence.js';
 
 // A row with its entries of an answer in each format, as JSON, made when first needed: they depend on nothing else.

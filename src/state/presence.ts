@@ -4,9 +4,7 @@ import { SERVER_LIMITS } from './realm-data.js';
 import type { Db } from '../store/db.js';
 import { presenceSince, type Presence } from '../store/presence.js';
 import type { Realm } from '../store/realms.js';
-import { emptyKept, type EntryRow, keep, type Kept, keptRows, type KeptRow, modernAfter, modernEntry, modernPresence } from './presence-log.js';
-
-export { keep, type Kept, keptRows, type KeptRow, modernPresence };
+import { emptyKept, type EntryRow, keep, type Kept, keptRows, modernAfter, modernEntry } from './presence-log.js';
 
 // `keep` uses the process's kept rows; a register snapshot (a transaction) reads its own.
 export async function presenceData(db: Db, realm: Realm, opts: DataOptions & { keep?: boolean }) {
