@@ -100,15 +100,6 @@ export async function buildHttp(app: App, routes: AnyRoute[], tracker?: RequestT
 
   // Parameters may come in a body whatever the method, GET included.
   http.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
-  // Fastify's JSON parser lets a stack overflow from absurdly nested input escape as a 500.
-  http.removeContentTypeParser('application/json');
-  http.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    try {
-      done(null, body === '' ? {} : JSON.parse(body as string));
-    } catch {
-      done(new ApiError('Malformed JSON', 'INVALID_JSON', 400), undefined);
-    }
-  });
   http.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, body, done) => {
     if (keepsRawBody(req.url)) rawBodies.set(req, body as string);
     done(null, new URLSearchParams(body as string));
