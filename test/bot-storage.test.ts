@@ -80,6 +80,22 @@ test('the size limit counts characters of keys and values, as the reference does
   assertSuccess(await cordelia.delete('/bot_storage'));
 });
 
+test('a storage body larger than other routes take is read only for a caller who authenticates', async () => {
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  const body = `storage=${encodeURIComponent(JSON.stringify({ big: 'x'.repeat(3 * 1024 * 1024) }))}`;
+  const bot = server.as('bot');
+  const wrongKey = `Basic ${Buffer.from(`${server.users.bot.email}:${'x'.repeat(32)}`).toString('base64')}`;
+  assertError(await send('PUT', new URL('/api/v1/bot_storage', server.url), { ...form, authorization: wrongKey }, body), 401, 'UNAUTHORIZED', 'Invalid API key');
+  assertError(await send('PUT', new URL('/api/v1/bot_storage', server.url), form, body), 401, 'UNAUTHORIZED', 'Not logged in: API authentication or user session required');
+  // Not parsed at all: malformed JSON is not what a stranger learns about.
+  const malformed = `{"storage": "${'x'.repeat(3 * 1024 * 1024)}`;
+  assertError(await send('PUT', new URL('/api/v1/bot_storage', server.url), { 'content-type': 'application/json', authorization: wrongKey }, malformed), 401, 'UNAUTHORIZED', 'Invalid API key');
+  assertSuccess(await send('PUT', new URL('/api/v1/bot_storage', server.url), { ...form, ...bot.headers() }, body));
+  // Elsewhere a text body of that size is refused unread.
+  assertError(await send('POST', new URL('/api/v1/messages/render', server.url), { ...form, ...bot.headers() }, `content=${'x'.repeat(3 * 1024 * 1024)}`), 413, 'BAD_REQUEST', 'Request body is too large');
+  assertSuccess(await bot.delete('/bot_storage'));
+});
+
 // python-zulip-api's zulip.Client: form-encoded bodies (GET: query string) whose non-string values are
 // json.dumps'ed, keys and values escaped as urllib's quote_plus does.
 const quotePlus = (s: string) =>

@@ -30,8 +30,12 @@ async function multipart(fields: Record<string, string | Blob>): Promise<{ body:
 // Sends the body in chunks without a Content-Length (Transfer-Encoding: chunked), so the size is only known
 // while reading it.
 function sendChunked(path: string, headers: Record<string, string>, body: Buffer): Promise<Reply> {
+  return sendChunkedTo(server, path, headers, body);
+}
+
+function sendChunkedTo(to: TestServer, path: string, headers: Record<string, string>, body: Buffer): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url(path), { method: 'POST', headers }, (res) => {
+    const req = http.request(new URL(path, to.url), { method: 'POST', headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -134,6 +138,32 @@ test('a body under the limit is accepted', async () => {
   const form = await multipart({ username: email, password, padding });
   assertSuccess(await send('POST', url('/api/v1/fetch_api_key'), { 'content-type': form.type }, form.body));
   assertSuccess(await sendChunked('/api/v1/fetch_api_key', { 'content-type': form.type }, form.body));
+});
+
+test('with a larger upload size, files may be larger but text bodies and fields stay within 2.5 MiB', async () => {
+  const roomy = await startTestServer({ env: { PARLANCE_MAX_FILE_UPLOAD_SIZE_MIB: '5' } });
+  try {
+    const at = (path: string) => new URL(path, roomy.url);
+    const text = 'z'.repeat(3 * MiB);
+    const tooLarge = (r: Reply) => assertError(r, 413, 'BAD_REQUEST', 'Request body is too large');
+    const hamlet = roomy.as('hamlet').headers();
+    tooLarge(await send('POST', at('/api/v1/messages/render'), { ...hamlet, 'content-type': 'application/json' }, JSON.stringify({ content: text })));
+    tooLarge(await send('POST', at('/api/v1/messages/render'), { ...hamlet, 'content-type': 'application/x-www-form-urlencoded' }, `content=${text}`));
+    const field = await multipart({ content: text });
+    tooLarge(await send('POST', at('/api/v1/messages/render'), { ...hamlet, 'content-type': field.type }, field.body));
+    // Without a declared length, too.
+    tooLarge(await sendChunkedTo(roomy, '/api/v1/messages/render', { ...hamlet, 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ content: text }))));
+    // A file of the same size is within the upload size.
+    const file = await multipart({ file: new Blob([Buffer.alloc(3 * MiB)]) });
+    const upload = assertSuccess(await send('POST', at('/api/v1/user_uploads'), { ...hamlet, 'content-type': file.type }, file.body));
+    assert.match(String(upload.url), /^\/user_uploads\//);
+    // Under the text limit, a body is read and answered by its endpoint.
+    const long = await send('POST', at('/api/v1/messages/render'), { ...hamlet, 'content-type': 'application/json' }, JSON.stringify({ content: 'w'.repeat(2 * MiB) }));
+    assert.notEqual(long.status, 413);
+    assert.ok(long.status < 500, `${long.status}`);
+  } finally {
+    await roomy.close();
+  }
 });
 
 test('an unsupported content type is 415', async () => {

@@ -40,6 +40,9 @@ export interface RouteDef<D extends ParamDecl, A extends AuthMode> {
   // authenticateWebhook), and the body is the tool's payload, not parameters: parameters come from the URL and
   // a form's fields only.
   webhook?: true;
+  // Its body may be as large as an upload (PUT /bot_storage: the reference stores up to 10,000,000 characters),
+  // where other routes' text bodies stop at a few megabytes; the caller is authenticated before it is read.
+  largeBody?: true;
   // The web app's pages and forms (src/routes/login.ts, web-app.ts): they answer people in HTML, errors
   // included, and are no part of the API's description.
   page?: true;

@@ -49,8 +49,14 @@ function frameworkError(err: { statusCode?: number; code?: string; message: stri
   return new ApiError(err.message || 'Bad request', 'BAD_REQUEST', status);
 }
 
+// What is parsed as text — JSON and form bodies, multipart's fields other than files — is held to a few megabytes
+// whatever the upload size: it is parsed on the event loop before the request is authenticated, and 25 MB of JSON
+// takes 100–250 ms to parse. No API call needs more (a message is 10,000 characters; 50,000 user ids are 350 KB).
+const TEXT_BODY_LIMIT = 2.5 * 1024 * 1024;
+
 export async function buildHttp(app: App, routes: AnyRoute[], tracker?: RequestTracker): Promise<FastifyInstance> {
   const bodyLimit = (app.config.maxFileUploadMib + 1) * 1024 * 1024;
+  const textLimit = Math.min(bodyLimit, TEXT_BODY_LIMIT);
   const requestTimeout = app.config.requestTimeoutSeconds * 1000;
   // Node wants the headers limit within the request limit.
   const headersTimeout = requestTimeout > 0 ? Math.min(app.config.headersTimeoutSeconds * 1000, requestTimeout) : app.config.headersTimeoutSeconds * 1000;
@@ -100,14 +106,14 @@ export async function buildHttp(app: App, routes: AnyRoute[], tracker?: RequestT
 
   // Parameters may come in a body whatever the method, GET included.
   http.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
-  http.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, body, done) => {
+  http.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: textLimit }, (req, body, done) => {
     if (keepsRawBody(req.url)) rawBodies.set(req, body as string);
     done(null, new URLSearchParams(body as string));
   });
   // An empty body that names a JSON type (some clients label every request so) carries no parameters.
   const parseJson = http.getDefaultJsonParser('error', 'error');
   http.removeContentTypeParser('application/json');
-  http.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+  http.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: textLimit }, (req, body, done) => {
     if (keepsRawBody(req.url)) rawBodies.set(req, body as string);
     if (body === '') done(null, undefined);
     else parseJson(req, body as string, done);
@@ -117,7 +123,7 @@ export async function buildHttp(app: App, routes: AnyRoute[], tracker?: RequestT
   // A file may exceed the upload limit by up to the body limit, so that its endpoint can refuse it with its own
   // message; anything larger is cut off as too large.
   await http.register(multipart, {
-    limits: { fileSize: bodyLimit, fieldSize: bodyLimit, fields: 10_000, files: 20, parts: 10_020 },
+    limits: { fileSize: bodyLimit, fieldSize: textLimit, fields: 10_000, files: 20, parts: 10_020 },
   });
 
   http.setErrorHandler((err, req, reply) => {
@@ -134,7 +140,7 @@ export async function buildHttp(app: App, routes: AnyRoute[], tracker?: RequestT
   const byPath = new Map<string, Set<Method>>();
   const mount = (r: AnyRoute, via: Via, url: string) => {
     const handler = r.page ? pageHandler(app, r, via, tracker) : (req: FastifyRequest, reply: FastifyReply) => handle(app, r, via, req, reply, tracker);
-    http.route({ method: r.method, url, handler });
+    http.route({ method: r.method, url, handler, ...(r.largeBody ? { bodyLimit, preParsing: identifiedFirst(app, r, via) } : {}) });
     const methods = byPath.get(url) ?? new Set();
     methods.add(r.method);
     byPath.set(url, methods);
@@ -206,6 +212,14 @@ async function handle(app: App, r: AnyRoute, via: Via, req: FastifyRequest, repl
   const text = serializeBody(body);
   if (text === null) return body;
   return sendJsonText(reply, await text);
+}
+
+// A large body is read only for a caller who is who they say: parsing megabytes holds the event loop.
+function identifiedFirst(app: App, r: AnyRoute, via: Via) {
+  return async (req: FastifyRequest, _reply: FastifyReply, payload: NodeJS.ReadableStream) => {
+    await identify(app, r, via, await resolveRealm(app, req), req);
+    return payload;
+  };
 }
 
 // Pages answer people: their failures (bad form values, a missing CSRF token) are pages too.

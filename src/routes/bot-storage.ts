@@ -12,7 +12,7 @@ export const botStorageRoutes = [
     handler: async ({ app, user, params }) => ({ storage: await accessBotStorage(app, user, params.keys ?? undefined) }),
   }),
   route({
-    method: 'PUT', path: '/bot_storage', auth: 'user', summary: "Store values under keys in the caller's storage",
+    method: 'PUT', path: '/bot_storage', auth: 'user', largeBody: true, summary: "Store values under keys in the caller's storage",
     params: { storage: json(Type.Record(Type.String(), Type.String())) },
     handler: async ({ app, user, params }) => {
       await doUpdateBotStorage(app, user, params.storage);
