@@ -67,12 +67,33 @@ export async function lastEventId(db: Db): Promise<number> {
   return Number(row?.id ?? 0);
 }
 
-// Deletes log entries that no queue can need any more: acknowledged by every queue and older than `before`.
+// Deletes log entries that no queue can need any more: acknowledged by every queue and older than `before`. In
+// statements of at most PRUNE_ROWS entries and about PRUNE_BYTES of text (an event for 50,000 users carries their
+// ids), each a turn of the event loop apart (src/lib/pace.ts): one statement for ten minutes of a busy log held
+// the loop for over 100 ms.
+const PRUNE_ROWS = 500;
+const PRUNE_BYTES = 1 << 20;
+
 export async function pruneEvents(db: Db, before: number): Promise<void> {
   const row = await db.selectFrom('event_queues').select((eb) => eb.fn.min('acked_event_id').as('acked')).executeTakeFirst();
-  let q = db.deleteFrom('events').where('created', '<', before);
-  if (row?.acked !== null && row?.acked !== undefined) q = q.where('id', '<=', Number(row.acked));
-  await q.execute();
+  const acked = row?.acked === null || row?.acked === undefined ? null : Number(row.acked);
+  for (;;) {
+    let q = db.selectFrom('events').select(['id', sql<number>`length(event) + coalesce(length(users), 0)`.as('size')]).where('created', '<', before);
+    if (acked !== null) q = q.where('id', '<=', acked);
+    const rows = await q.orderBy('id').limit(PRUNE_ROWS).execute();
+    let batch: number[] = [];
+    let bytes = 0;
+    for (const [i, r] of rows.entries()) {
+      batch.push(Number(r.id));
+      bytes += Number(r.size);
+      if (bytes < PRUNE_BYTES && i < rows.length - 1) continue;
+      await db.deleteFrom('events').where('id', 'in', batch).execute();
+      await yieldToEventLoop();
+      batch = [];
+      bytes = 0;
+    }
+    if (rows.length < PRUNE_ROWS) return;
+  }
 }
 
 export interface QueueRow {
