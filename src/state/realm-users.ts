@@ -22,7 +22,8 @@ export async function realmUserState(ctx: StateContext): Promise<Record<string, 
   // The server's own bots are listed apart, as the reference server lists its cross-realm bots.
   // Spliced in as text (src/lib/json-text.ts): each user's object is kept serialised between registers.
   const people = await userObjectTexts(ctx.app, ctx.db, realm, user, all.filter((u) => !u.systemBot), opts);
-  const list = (active: boolean) => new JsonText(`[${people.filter((p) => p.active === active).map((p) => p.text).join(',')}]`);
+  const texts: Record<'active' | 'inactive', string[]> = { active: [], inactive: [] };
+  for (const p of people) texts[p.active ? 'active' : 'inactive'].push(p.text);
   const systemBots = await userObjects(ctx.app, ctx.db, realm, user, all.filter((u) => u.systemBot), { ...opts, includeCustomProfileFields: false });
   const settings = realmSettings(realm);
   const groups = await groupsOfUser(ctx.db, user.id);
@@ -30,8 +31,8 @@ export async function realmUserState(ctx: StateContext): Promise<Record<string, 
   const canPublic = may('can_create_public_channel_group');
   const canPrivate = may('can_create_private_channel_group');
   return {
-    realm_users: list(true),
-    realm_non_active_users: list(false),
+    realm_users: new JsonText(`[${texts.active.join(',')}]`),
+    realm_non_active_users: new JsonText(`[${texts.inactive.join(',')}]`),
     cross_realm_bots: systemBots.map((b) => ({ ...b, is_system_bot: true })),
     avatar_source: user.avatarSource,
     avatar_url: avatarUrl(user, false),

@@ -7,6 +7,7 @@ import { Pacer } from '../lib/pace.js';
 import { AVATAR_NAME, formatUser, inaccessibleUser, realmFakeEmailDomain, type UserFormatOptions } from '../format/users.js';
 import { accessibleUserIds, canAccessUser, emailVisibility, seesDeliveryEmail } from '../permissions/users.js';
 import type { Db } from '../store/db.js';
+import { processMemory } from '../store/cache.js';
 import { systemGroupIds } from '../store/groups.js';
 import { profileValues } from '../store/profile-fields.js';
 import type { Realm } from '../store/realms.js';
@@ -29,7 +30,7 @@ export async function userObjects(app: App, db: Db, realm: Realm, viewer: User, 
 // register in an organization of 50,000 formats and serialises only the users that changed since the last one.
 export async function userObjectTexts(app: App, db: Db, realm: Realm, viewer: User, users: User[], opts: DirectoryOptions): Promise<{ active: boolean; text: string }[]> {
   const out: { active: boolean; text: string }[] = [];
-  const kept = keptTexts(app, realm.id);
+  const kept = keptTexts(db, realm.id);
   await eachShown(app, db, realm, viewer, users, opts, (u, shown) => {
     if (shown.placeholder) out.push({ active: shown.placeholder.is_active === true, text: JSON.stringify(shown.placeholder) });
     else out.push({ active: u.isActive, text: textOf(kept, u, shown.format!) });
@@ -62,15 +63,15 @@ async function eachShown(app: App, db: Db, realm: Realm, viewer: User, users: Us
   }
 }
 
-// Per organization and user, the texts made for each shape of answer, with the row each was made from. A text is
-// used again only when the row it came from is the same field for field and the user has no profile data (which
-// lives in rows of its own); otherwise it is made again. Frozen cached rows are the same object while unchanged.
+// Per organization and user, the texts made for each shape of answer, with the row each was made from, kept in
+// the serving process's memory (none elsewhere). A text is used again only when the row it came from is the same
+// field for field and the user has no profile data (which lives in rows of its own); otherwise it is made again.
+// Frozen cached rows are the same object while unchanged.
 type Kept = Map<number, Map<number, { row: User; text: string }>>;
-const kept = new WeakMap<App, Map<number, Kept>>();
+const KEPT_TEXTS = {};
 
-function keptTexts(app: App, realmId: number): Kept {
-  let realms = kept.get(app);
-  if (!realms) kept.set(app, (realms = new Map()));
+function keptTexts(db: Db, realmId: number): Kept {
+  const realms = processMemory(db, KEPT_TEXTS, () => new Map<number, Kept>()) ?? new Map<number, Kept>();
   let k = realms.get(realmId);
   if (!k) realms.set(realmId, (k = new Map()));
   return k;
