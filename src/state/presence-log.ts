@@ -72,29 +72,23 @@ function rebuild(c: Kept): void {
   c.entries = live.length;
 }
 
-// The index of the first row with an update id above `id`.
-function firstAfter(rows: KeptRow[], id: number): number {
+// The first index below `length` at which `above(i)` holds, for a predicate false up to some index and true after.
+function bisect(length: number, above: (i: number) => boolean): number {
   let lo = 0;
-  let hi = rows.length;
+  let hi = length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (rows[mid].lastUpdateId <= id) lo = mid + 1;
-    else hi = mid;
+    if (above(mid)) hi = mid;
+    else lo = mid + 1;
   }
   return lo;
 }
 
+// The index of the first row with an update id above `id`.
+const firstAfter = (rows: KeptRow[], id: number) => bisect(rows.length, (i) => rows[i].lastUpdateId > id);
+
 // The index of the first block holding a row with an update id above `id` (blocks.length if none).
-function blockAfter(blocks: Block[], id: number): number {
-  let lo = 0;
-  let hi = blocks.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (blocks[mid].rows.at(-1)!.lastUpdateId <= id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+const blockAfter = (blocks: Block[], id: number) => bisect(blocks.length, (i) => blocks[i].rows.at(-1)!.lastUpdateId > id);
 
 // The kept rows changed after update id `after`, oldest first (without one: all of them, in no order).
 export function keptRows(c: Kept, after?: number): Iterable<KeptRow> {
