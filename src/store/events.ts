@@ -69,8 +69,8 @@ export async function lastEventId(db: Db): Promise<number> {
 
 // Deletes log entries that no queue can need any more: acknowledged by every queue and older than `before`. In
 // statements of at most PRUNE_ROWS entries and about PRUNE_BYTES of text (an event for 50,000 users carries their
-// ids), each a turn of the event loop apart (src/lib/pace.ts): one statement for ten minutes of a busy log held
-// the loop for over 100 ms.
+// ids), with a turn of the event loop between: one statement for ten minutes of a busy log held the loop for over
+// 100 ms.
 const PRUNE_ROWS = 500;
 const PRUNE_BYTES = 1 << 20;
 
