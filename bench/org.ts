@@ -96,20 +96,36 @@ try {
       result: `${ms(r.p50)} / ${ms(r.max)} (${ms(r.cpu)}; ${kib(r.bytes)}); probe ${ms(r.probe)}${r.failed ? `; failed: ${r.failed}` : ''}` });
   }
 
-  // Presence: every active user pings once a minute with the last_update_id of their previous answer.
+  // Presence: every active user pings once a minute with the last_update_id of their previous answer. First the
+  // opening minute, each user's first ping (answers hold what changed since the seeding: 0 growing to all); then
+  // the steady state: the first window's users ping again a minute later, every active user having pinged in
+  // between, so each answer holds a minute's changes, as it does for as long as the organization stays so.
   const seconds = quick ? 10 : 30;
-  const pingFigure = `POST /users/me/presence, ${n(SPEC.activeUsers!)} active users each once a minute (${PINGS_PER_SECOND.toFixed(0)}/s for ${seconds} s, with last_update_id): server CPU (cores); median / p99; answer size`;
-  if (wanted(pingFigure)) {
+  const windowUsers = facts.active.slice(0, Math.round(PINGS_PER_SECOND * seconds));
+  const restOfMinute = facts.active.slice(windowUsers.length);
+  const rate = `${PINGS_PER_SECOND.toFixed(0)}/s for ${seconds} s, with last_update_id`;
+  const pingFigure = `POST /users/me/presence, ${n(SPEC.activeUsers!)} active users each once a minute (${rate}): server CPU (cores); median / p99; answer size`;
+  const steadyFigure = `POST /users/me/presence, steady state: the same users' next pings a minute later (${rate} of the previous answer): server CPU (cores); median / p99; answer size`;
+  if (wanted(pingFigure) || wanted(steadyFigure)) {
+    const pings = async (users: typeof facts.active, lastUpdateId: number | number[]) => {
+      const cpu0 = cpuMs(pid);
+      const r = await load.call('presencePings', { url, users, perSecond: PINGS_PER_SECOND, seconds: users.length / PINGS_PER_SECOND, lastUpdateId });
+      // From the CPU per ping rather than over the wall-clock time, which a pause of the machine's other work
+      // (SIGSTOP) would stretch.
+      const perPing = (cpuMs(pid) - cpu0) / (r.latencies.length + r.failed);
+      const cores = (perPing * PINGS_PER_SECOND) / 1000;
+      const p = percentiles(r.latencies);
+      return { r, met: cores <= 0.1 && !r.failed,
+        result: `${cores.toFixed(3)} cores (${ms(perPing)} per ping; ${r.seconds.toFixed(0)} s in all); ${ms(p.p50)} / ${ms(p.p99)}; ${r.bytesPerPing.toFixed(0)} B (${r.entriesPerPing.toFixed(0)} entries)${r.failed ? `; ${r.failed} failed: ${r.errors[0]}` : ''}` };
+    };
     await settle(pid, 300);
-    const cpu0 = cpuMs(pid);
-    const r = await load.call('presencePings', { url, users: facts.active, perSecond: PINGS_PER_SECOND, seconds, lastUpdateId: facts.presenceSeq });
-    // From the CPU per ping rather than over the wall-clock time, which a pause of the machine's other work
-    // (SIGSTOP) would stretch.
-    const perPing = (cpuMs(pid) - cpu0) / (r.latencies.length + r.failed);
-    const cores = (perPing * PINGS_PER_SECOND) / 1000;
-    const p = percentiles(r.latencies);
-    push({ id: 'B9', figure: pingFigure, target: '≤ 0.1 core', met: cores <= 0.1 && !r.failed,
-      result: `${cores.toFixed(3)} cores (${ms(perPing)} per ping; ${r.seconds.toFixed(0)} s in all); ${ms(p.p50)} / ${ms(p.p99)}; ${r.bytesPerPing.toFixed(0)} B (${r.entriesPerPing.toFixed(0)} entries)${r.failed ? `; ${r.failed} failed: ${r.errors[0]}` : ''}` });
+    const opening = await pings(windowUsers, facts.presenceSeq);
+    push({ id: 'B9', figure: pingFigure, target: '≤ 0.1 core', met: opening.met, result: opening.result });
+    if (wanted(steadyFigure)) {
+      await pings(restOfMinute, facts.presenceSeq);
+      const steady = await pings(windowUsers, opening.r.lastSeen);
+      push({ id: 'B9', figure: steadyFigure, target: '≤ 0.1 core', met: steady.met, result: steady.result });
+    }
     const realm = await alone(quick ? 3 : 10, () => ({ auth: first, method: 'GET', path: '/realm/presence', params: {} }));
     push({ id: 'B9', figure: `GET /realm/presence (${n(SPEC.activeUsers!)} active users, the whole legacy map as the reference sends it): median / max (server CPU; size); the probe's longest wait`,
       result: `${ms(realm.p50)} / ${ms(realm.max)} (${ms(realm.cpu)}; ${kib(realm.bytes)}); probe ${ms(realm.probe)}` });

@@ -1,13 +1,14 @@
 // Load-process task for B9 (bench/org.ts): many users pinging POST /users/me/presence as the clients do, each
 // with the last_update_id its previous answer gave, on a fixed schedule (open loop: a ping starts on time whether
-// or not the earlier ones have answered).
+// or not the earlier ones have answered). `lastUpdateId` is where every user starts, or each user's own (as the
+// previous round's `lastSeen` gives them).
 import http from 'node:http';
 import { basic, type Credentials, now, timedRequest } from './load.js';
 
-export async function presencePings(a: { url: string; users: Credentials[]; perSecond: number; seconds: number; lastUpdateId: number }) {
+export async function presencePings(a: { url: string; users: Credentials[]; perSecond: number; seconds: number; lastUpdateId: number | number[] }) {
   const pool = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const auths = a.users.map((u) => basic(u.email, u.apiKey));
-  const lastSeen = new Array<number>(auths.length).fill(a.lastUpdateId);
+  const lastSeen = Array.isArray(a.lastUpdateId) ? [...a.lastUpdateId] : new Array<number>(auths.length).fill(a.lastUpdateId);
   const latencies: number[] = [];
   const errors: string[] = [];
   let bytes = 0;
@@ -31,5 +32,5 @@ export async function presencePings(a: { url: string; users: Credentials[]; perS
   }
   await Promise.all(inFlight);
   pool.destroy();
-  return { latencies, errors: errors.slice(0, 5), failed: errors.length, seconds: (now() - t0) / 1000, bytesPerPing: bytes / Math.max(1, latencies.length), entriesPerPing: entries / Math.max(1, latencies.length) };
+  return { lastSeen, latencies, errors: errors.slice(0, 5), failed: errors.length, seconds: (now() - t0) / 1000, bytesPerPing: bytes / Math.max(1, latencies.length), entriesPerPing: entries / Math.max(1, latencies.length) };
 }
