@@ -43,7 +43,7 @@ const facts = await withDb(db, async (app) => {
     presenceSeq: Number(seq.last_update_id),
     general: { id: general.id, name: general.name, subscribers: size.get(general.id)!, lastMessage: await subscribedTo(general.id) },
     small: { id: small.id, name: small.name, subscribers: size.get(small.id)!, lastMessage: await subscribedTo(small.id) },
-    smallMember: await app.db.selectFrom('subscriptions as s').innerJoin('users as u', 'u.id', 's.user_id').select(['u.email', 'u.api_key'])
+    smallMember: await app.db.selectFrom('subscriptions as s').innerJoin('users as u', 'u.id', 's.user_id').select(['u.email', 'u.api_key', 'u.full_name'])
       .where('s.stream_id', '=', small.id).where('s.active', '=', 1).orderBy('u.id').executeTakeFirstOrThrow(),
   };
 });
@@ -144,6 +144,14 @@ try {
       const r = await alone(quick ? 10 : 40, (k) => ({ auth, method: k % 2 ? 'DELETE' : 'POST', path: `/messages/${c.lastMessage}/reactions`, params: { emoji_name: 'octopus' } }));
       push({ id: 'B9', figure: reaction, result: `${ms(r.p50)} / ${ms(r.max)} (${ms(r.cpu)}); probe ${ms(r.probe)}${r.failed ? `; failed: ${r.failed}` : ''}` });
     }
+  }
+
+  // A message that mentions someone by name, in the channel of a few hundred: the name is looked up among 50,000.
+  const mention = `POST /messages to #${facts.small.name} (${n(facts.small.subscribers)} subscribers) mentioning a member by name: median / max (server CPU per message); the probe's longest wait`;
+  if (wanted(mention)) {
+    const r = await alone(quick ? 10 : 40, (k) => ({ auth: smallMember, method: 'POST', path: '/messages',
+      params: { type: 'stream', to: facts.small.name, topic: 'mentions', content: `@**${facts.smallMember.full_name}** have a look at item ${k}` } }));
+    push({ id: 'B9', figure: mention, result: `${ms(r.p50)} / ${ms(r.max)} (${ms(r.cpu)}); probe ${ms(r.probe)}${r.failed ? `; failed: ${r.failed}` : ''}` });
   }
 
   // A message to #general with 5,000 parked polls (each a different member), sent one at a time.

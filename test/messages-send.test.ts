@@ -192,6 +192,22 @@ describe('mention flags', () => {
     assert.deepEqual(await messageFlags(server, 'hamlet', dm.body.id), []);
   });
 
+  test('a mention finds users by the name they have now, in any case; an unknown id stays text', async () => {
+    const before = (await server.as('polonius').get('/users/me')).body.full_name as string;
+    const old = await sendToChannel(server, 'iago', verona, 'renamed', `hello @**${before.toUpperCase()}**`);
+    assert.deepEqual(await messageFlags(server, 'polonius', old), ['mentioned']);
+    const res = await server.as('polonius').patch('/settings', { full_name: 'Lord Chamberlain' });
+    assert.equal(res.status, 200, res.text);
+    const renamed = await sendToChannel(server, 'iago', verona, 'renamed', 'hello @**lord chamberlain**');
+    assert.deepEqual(await messageFlags(server, 'polonius', renamed), ['mentioned']);
+    const stale = await sendToChannel(server, 'iago', verona, 'renamed', `hello @**${before}**`);
+    assert.deepEqual(await messageFlags(server, 'polonius', stale), []);
+    const unknown = await sendToChannel(server, 'iago', verona, 'renamed', 'hello @**Lord Chamberlain|999999**');
+    assert.deepEqual(await messageFlags(server, 'polonius', unknown), []);
+    assert.doesNotMatch((await single('iago', unknown)).content, /user-mention/);
+    assert.equal((await server.as('polonius').patch('/settings', { full_name: before })).status, 200);
+  });
+
   test('@**topic** flags the topic\'s participants only', async () => {
     const topic = unique('participants');
     await sendToChannel(server, 'cordelia', verona, topic, 'first');

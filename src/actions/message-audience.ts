@@ -11,6 +11,7 @@ import { subscriberIds } from '../store/subscriptions.js';
 import { listUsers, type User } from '../store/users.js';
 import { channelAudience } from './channels.js';
 import type { Emit } from './transaction.js';
+import { usersById } from './user-index.js';
 
 export interface ChannelReaders {
   subscribers: Set<number>;
@@ -19,22 +20,13 @@ export interface ChannelReaders {
   canRead(userId: number, received?: boolean): boolean | Promise<boolean>;
 }
 
-// The organization's users by id, built once per list: the cached list is the same array until a user changes.
-const usersById = new WeakMap<User[], Map<number, User>>();
-
-function byIdOf(users: User[]): Map<number, User> {
-  let map = usersById.get(users);
-  if (!map) usersById.set(users, (map = new Map(users.map((u) => [u.id, u]))));
-  return map;
-}
-
 const NO_GROUPS = new Set<number>();
 
 // The access rule applied to many users of one channel. Groups can only add access and a subscriber needs none,
 // so they are loaded only for the few others the rule refuses without them (removed members, guests).
 export async function channelReaders(db: Db, realmId: number, stream: Stream, users?: Map<number, User>): Promise<ChannelReaders> {
   const subscribers = new Set((await subscriberIds(db, [stream.id])).get(stream.id) ?? []);
-  const byId = users ?? byIdOf(await listUsers(db, realmId));
+  const byId = users ?? usersById(await listUsers(db, realmId));
   const withGroups = async (user: User, place: Parameters<typeof canAccessMessage>[1]) => canAccessMessage({ user, groups: await groupsOfUser(db, user.id) }, place);
   return {
     subscribers,

@@ -29,6 +29,7 @@ import { accessibleBy, blindAmong, canAccessUser } from '../permissions/users.js
 import { mutersOf } from '../store/muted-users.js';
 import { addWidget } from './submessages.js';
 import { queueWebhookTriggers } from './outgoing-webhooks.js';
+import { usersById, usersByLowerName } from './user-index.js';
 
 export interface SendInput {
   type: 'stream' | 'private';
@@ -127,10 +128,15 @@ export async function renderContext(tx: Db, realm: Realm, content: string, sende
   };
   if (c.names.length || c.ids.length) {
     const accessible = viewer ? await accessibleBy(tx, realm, viewer.user) : null;
-    for (const u of (await listUsers(tx, realm.id)).filter((x) => x.isActive && canAccessUser(accessible, x))) {
-      const key = u.fullName.toLowerCase();
-      if (c.names.includes(key)) ctx.usersByName.set(key, [...(ctx.usersByName.get(key) ?? []), { id: u.id, fullName: u.fullName }]);
-      if (c.ids.includes(u.id)) ctx.usersById.set(u.id, { id: u.id, fullName: u.fullName });
+    const users = await listUsers(tx, realm.id);
+    const mentionable = (u: User | undefined): u is User => !!u && u.isActive && canAccessUser(accessible, u);
+    for (const name of new Set(c.names)) {
+      const named = (usersByLowerName(users).get(name) ?? []).filter(mentionable);
+      if (named.length) ctx.usersByName.set(name, named.map((u) => ({ id: u.id, fullName: u.fullName })));
+    }
+    for (const id of c.ids) {
+      const u = usersById(users).get(id);
+      if (mentionable(u)) ctx.usersById.set(id, { id, fullName: u.fullName });
     }
   }
   if (c.groups.length) {
