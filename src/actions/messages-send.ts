@@ -29,7 +29,7 @@ import { accessibleBy, blindAmong, canAccessUser } from '../permissions/users.js
 import { mutersOf } from '../store/muted-users.js';
 import { addWidget } from './submessages.js';
 import { queueWebhookTriggers } from './outgoing-webhooks.js';
-import { usersById, usersByLowerName } from './user-index.js';
+import { userById, usersNamed } from './user-index.js';
 
 export interface SendInput {
   type: 'stream' | 'private';
@@ -131,11 +131,11 @@ export async function renderContext(tx: Db, realm: Realm, content: string, sende
     const users = await listUsers(tx, realm.id);
     const mentionable = (u: User | undefined): u is User => !!u && u.isActive && canAccessUser(accessible, u);
     for (const name of new Set(c.names)) {
-      const named = (usersByLowerName(users).get(name) ?? []).filter(mentionable);
+      const named = usersNamed(users, name).filter(mentionable);
       if (named.length) ctx.usersByName.set(name, named.map((u) => ({ id: u.id, fullName: u.fullName })));
     }
     for (const id of c.ids) {
-      const u = usersById(users).get(id);
+      const u = userById(users, id);
       if (mentionable(u)) ctx.usersById.set(id, { id, fullName: u.fullName });
     }
   }

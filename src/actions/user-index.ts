@@ -1,35 +1,42 @@
-// Lookups into the organization's cached user list (listUsers), built once per list: the cached list is the same
-// array until a user changes, so a lookup costs a map access instead of a walk over every user.
-import type { User } from '../store/users.js';
+// Lookups into the organization's cached user list (listUsers) without walking it: the list is the same array
+// until a user changes, and is made of parts by range of ids that later lists share (listParts), so an index is
+// built per part and a change rebuilds only its part's (1,024 users, not 50,000).
+import { listParts, USER_RANGE, type User } from '../store/users.js';
 
-interface Index {
-  byId?: Map<number, User>;
-  byName?: Map<string, User[]>;
-}
-const indexes = new WeakMap<User[], Index>();
+const idIndexes = new WeakMap<User[], Map<number, User>>();
+const nameIndexes = new WeakMap<User[], Map<string, User[]>>();
 
-function indexOf(users: User[]): Index {
-  let index = indexes.get(users);
-  if (!index) indexes.set(users, (index = {}));
+function idIndex(part: User[]): Map<number, User> {
+  let index = idIndexes.get(part);
+  if (!index) idIndexes.set(part, (index = new Map(part.map((u) => [u.id, u]))));
   return index;
 }
 
-export function usersById(users: User[]): Map<number, User> {
-  const index = indexOf(users);
-  return (index.byId ??= new Map(users.map((u) => [u.id, u])));
-}
-
-// By full name as a mention spells it (lower case); users of one name in id order.
-export function usersByLowerName(users: User[]): Map<string, User[]> {
-  const index = indexOf(users);
-  if (!index.byName) {
-    index.byName = new Map();
-    for (const u of users) {
+function nameIndex(part: User[]): Map<string, User[]> {
+  let index = nameIndexes.get(part);
+  if (!index) {
+    nameIndexes.set(part, (index = new Map()));
+    for (const u of part) {
       const key = u.fullName.toLowerCase();
-      const same = index.byName.get(key);
+      const same = index.get(key);
       if (same) same.push(u);
-      else index.byName.set(key, [u]);
+      else index.set(key, [u]);
     }
   }
-  return index.byName;
+  return index;
+}
+
+export function userById(users: User[], id: number): User | undefined {
+  const parts = listParts(users);
+  const part = parts ? parts.get(Math.floor(id / USER_RANGE)) : users;
+  return part && idIndex(part).get(id);
+}
+
+// By full name as a mention spells it (lower case), in id order.
+export function usersNamed(users: User[], lowerName: string): User[] {
+  const parts = listParts(users);
+  if (!parts) return nameIndex(users).get(lowerName) ?? [];
+  const named: User[] = [];
+  for (const part of parts.values()) named.push(...(nameIndex(part).get(lowerName) ?? []));
+  return named;
 }

@@ -71,6 +71,11 @@ export class StoreCache implements WriteObserver {
     return WATCHED.has(table);
   }
 
+  // Whether a transaction that wrote the table has yet to end.
+  writing(table: string): boolean {
+    return (this.inFlight.get(table) ?? 0) > 0;
+  }
+
   written(table: string): void {
     this.inFlight.set(table, (this.inFlight.get(table) ?? 0) + 1);
     this.forget(table);
@@ -274,6 +279,10 @@ export async function cachedMany<K, V>(db: Kysely<any>, desc: CacheMap<K, V>, ke
 export function syncCaches(db: Kysely<any>): Promise<void> | void {
   return cacheOf(db)?.sync(db);
 }
+
+// Whether what `db` reads of the table now is committed: outside a write transaction, or in one while no
+// transaction (its own included) has written the table.
+export const readsCommitted = (db: Kysely<any>, table: CachedTable) => isSnapshot(db) || !db.isTransaction || !cacheOf(db)?.writing(table);
 
 // Whether `db` is a snapshot: what it reads stays its own (nothing to freeze for sharing).
 export const isSnapshot = (db: Kysely<any>) => snapshots.has(db);

@@ -1,65 +1,14 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { Db } from './db.js';
 import type { UserTable } from './schema.js';
-import { cached, cacheMap, deepFreeze, isSnapshot, processMemory } from './cache.js';
+import { cached, cacheMap } from './cache.js';
 import { dialectOf } from './search.js';
 import { addressKey, type SystemBotRole } from '../lib/identity.js';
+import { findUsers } from './user-list.js';
+import { toUser, USER_COLUMNS, type Role, type User } from './user-rows.js';
 
-export const ROLE = { owner: 100, administrator: 200, moderator: 300, member: 400, guest: 600 } as const;
-export type RoleName = keyof typeof ROLE;
-export type Role = (typeof ROLE)[RoleName];
-export const ROLES: readonly number[] = Object.values(ROLE);
-
-export interface User {
-  id: number;
-  realmId: number;
-  email: string;
-  deliveryEmail: string;
-  fullName: string;
-  role: Role;
-  isBot: boolean;
-  botType: number | null;
-  botOwnerId: number | null;
-  isActive: boolean;
-  passwordHash: string | null;
-  apiKey: string;
-  dateJoined: number;
-  timezone: string;
-  avatarSource: string;
-  avatarVersion: number;
-  settings: Record<string, unknown>; // personal settings that differ from the defaults
-  systemBot?: SystemBotRole | null; // which of the server's own bots this is
-}
-
-// What a User is made of: not the lookup keys (email_key, identity_key), which only queries use. Reading 50,000
-// users (a register's realm_users) costs half as much without them.
-const USER_COLUMNS = [
-  'id', 'realm_id', 'email', 'delivery_email', 'full_name', 'role', 'is_bot', 'bot_type', 'bot_owner_id', 'is_active', 'password_hash',
-  'api_key', 'date_joined', 'timezone', 'avatar_source', 'avatar_version', 'settings', 'system_bot',
-] as const;
-
-function toUser(row: Pick<Selectable<UserTable>, (typeof USER_COLUMNS)[number]>): User {
-  return {
-    id: row.id,
-    realmId: row.realm_id,
-    email: row.email,
-    deliveryEmail: row.delivery_email,
-    fullName: row.full_name,
-    role: row.role as Role,
-    isBot: row.is_bot === 1,
-    botType: row.bot_type,
-    botOwnerId: row.bot_owner_id,
-    isActive: row.is_active === 1,
-    passwordHash: row.password_hash,
-    apiKey: row.api_key,
-    dateJoined: row.date_joined,
-    timezone: row.timezone,
-    avatarSource: row.avatar_source,
-    avatarVersion: row.avatar_version,
-    settings: JSON.parse(row.settings) as Record<string, unknown>,
-    systemBot: row.system_bot as SystemBotRole | null,
-  };
-}
+export { ROLE, ROLES, type Role, type RoleName, type User } from './user-rows.js';
+export { findUsers, listParts, listUsers, USER_RANGE } from './user-list.js';
 
 export const emailKey = (email: string) => email.trim().toLowerCase();
 
@@ -163,67 +112,6 @@ export async function findUser(db: Db, realmId: number, id: number): Promise<Use
     return row ? toUser(row) : null;
   });
   return user ?? undefined;
-}
-
-const usersByRealm = cacheMap<number, User[]>('users');
-
-// Read in pages, each made ready for the cache (frozen) as it arrives: an organization of 50,000 users read and
-// frozen in one piece held the event loop for half a second, at every change of the users table.
-const USER_PAGE = 5000;
-
-export async function listUsers(db: Db, realmId: number): Promise<User[]> {
-  return cached(db, usersByRealm, realmId, async () => (isSnapshot(db) ? (await usersByVersion(db, realmId)) ?? readUsers(db, realmId, (u) => u) : readUsers(db, realmId, deepFreeze)));
-}
-
-// Every user of the organization in id order, read in pages, each passed through `keep` (frozen when the process
-// shares them).
-async function readUsers(db: Db, realmId: number, keep: (u: User) => User): Promise<User[]> {
-  const users: User[] = [];
-  for (let after = 0; ; ) {
-    // `+realm_id`: pages walk the table in id order; through the (realm_id, …) indexes SQLite sorted every page.
-    const rows = await db.selectFrom('users').select(USER_COLUMNS).where(sql<number>`+${sql.ref('realm_id')}`, '=', realmId).where('id', '>', after).orderBy('id').limit(USER_PAGE).execute();
-    for (const r of rows) users.push(keep(toUser(r)));
-    if (rows.length < USER_PAGE) return users;
-    after = rows[rows.length - 1].id;
-  }
-}
-
-// A snapshot's users (a register's): the rows' versions (migration 039) are read in the snapshot, and whole rows
-// only for users changed since this process last read them; the others are the rows it kept, frozen, which are
-// the same at the same version. Undefined where the process keeps nothing.
-const KEPT_USERS = {};
-async function usersByVersion(db: Db, realmId: number): Promise<User[] | undefined> {
-  const kept = processMemory(db, KEPT_USERS, () => new Map<number, { version: number; user: User }>());
-  if (!kept) return undefined;
-  const versions = await db.selectFrom('users').select(['id', 'row_version']).where(sql<number>`+${sql.ref('realm_id')}`, '=', realmId).orderBy('id').execute();
-  // Taken before any wait: another snapshot, older or newer, may replace kept rows meanwhile.
-  const found = new Map<number, User>();
-  const versionOf = new Map<number, number>();
-  const stale: number[] = [];
-  for (const v of versions) {
-    const version = Number(v.row_version);
-    const k = kept.get(v.id);
-    versionOf.set(v.id, version);
-    if (k?.version === version) found.set(v.id, k.user);
-    else stale.push(v.id);
-  }
-  const fresh = stale.length > USER_PAGE ? await readUsers(db, realmId, deepFreeze) : (await findUsers(db, realmId, stale)).map(deepFreeze);
-  for (const u of fresh) {
-    const version = versionOf.get(u.id);
-    if (version === undefined) continue;
-    found.set(u.id, u);
-    kept.set(u.id, { version, user: u });
-  }
-  return versions.map((v) => found.get(v.id)!);
-}
-
-export async function findUsers(db: Db, realmId: number, ids: number[]): Promise<User[]> {
-  const out: User[] = [];
-  for (let i = 0; i < ids.length; i += 500) {
-    const rows = await db.selectFrom('users').select(USER_COLUMNS).where('realm_id', '=', realmId).where('id', 'in', ids.slice(i, i + 500)).execute();
-    out.push(...rows.map(toUser));
-  }
-  return out;
 }
 
 // The rows as they are now, for a read-modify-write of their settings JSON inside a transaction: on PostgreSQL
