@@ -8,9 +8,19 @@ import type { FastifyReply } from 'fastify';
 const IN_ONE_PIECE = 1 << 20;
 const PART = 1 << 20;
 
-export function sendJsonText(reply: FastifyReply, text: string | Buffer): FastifyReply {
+// Bytes in parts (a presence answer: mostly kept blocks) are written as they are, one after the other: joined, a
+// 669 KB answer was copied once more and left as much garbage, at every ping of 10,000 users.
+const JOINED = 64 << 10;
+
+export function sendJsonText(reply: FastifyReply, text: string | Buffer[]): FastifyReply {
   reply.type('application/json; charset=utf-8');
-  if (typeof text !== 'string' || text.length <= IN_ONE_PIECE) return reply.send(text);
+  if (Array.isArray(text)) {
+    const size = text.reduce((n, b) => n + b.length, 0);
+    if (size <= JOINED) return reply.send(Buffer.concat(text, size));
+    reply.header('Content-Length', size);
+    return reply.send(Readable.from(text, { objectMode: false }));
+  }
+  if (text.length <= IN_ONE_PIECE) return reply.send(text);
   let at = 0;
   const parts = new Readable({
     read() {

@@ -33,8 +33,8 @@ function text(v: unknown): string | undefined {
   return v instanceof JsonText ? v.text : JSON.stringify(v);
 }
 
-// `{"result":…, ...}` as bytes, with the parts of JsonBytes values copied in once.
-function bytesWithParts(body: Record<string, unknown>): Buffer {
+// `{"result":…, ...}` as bytes in parts, the parts of JsonBytes values among them as they are (not copied).
+function bytesWithParts(body: Record<string, unknown>): Buffer[] {
   const parts: Buffer[] = [];
   let pending = '{';
   let sep = '';
@@ -49,7 +49,7 @@ function bytesWithParts(body: Record<string, unknown>): Buffer {
     }
   }
   parts.push(Buffer.from(`${pending}}`));
-  return Buffer.concat(parts);
+  return parts;
 }
 
 // `{"result":…, ...}` with JsonText values spliced in; other values as JSON.stringify writes them.
@@ -64,7 +64,7 @@ export function stringifyWithText(body: Record<string, unknown>): string {
 
 // A response body's text when it needs more than JSON.stringify (null otherwise): JSON text or bytes to splice in,
 // or a large value to serialize in slices.
-export function serializeBody(body: Record<string, unknown>): string | Buffer | Promise<string> | null {
+export function serializeBody(body: Record<string, unknown>): string | Buffer[] | Promise<string> | null {
   const values = Object.values(body);
   if (values.some((v) => v instanceof JsonBytes)) return bytesWithParts(body);
   if (values.some((v) => isLarge(v) || (isPlain(v) && Object.values(v).some(isLarge)))) return stringifyInSlices(body);
