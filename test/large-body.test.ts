@@ -28,3 +28,28 @@ test('a 3 MB answer full of characters outside the BMP arrives whole and exact, 
     await app.close();
   }
 });
+
+test('bytes in parts arrive joined, exactly, with their length: over a real socket and through inject', async () => {
+  const entries = Array.from({ length: 3000 }, (_, i) => `"${i}":{"active_timestamp":${1_700_000_000 + i},"idle_timestamp":${1_700_000_000 + i}}`);
+  const parts = [Buffer.from('{"result":"success","msg":"","presences":{')];
+  for (let i = 0; i < entries.length; i += 256) parts.push(Buffer.from(entries.slice(i, i + 256).join(',') + (i + 256 < entries.length ? ',' : '')));
+  parts.push(Buffer.from('},"note":"é😀"}'));
+  const whole = Buffer.concat(parts);
+  assert.ok(whole.length > 64 << 10, 'past the size joined into one buffer');
+  const app = Fastify();
+  app.get('/parts', (_req, reply) => sendJsonText(reply, parts));
+  app.get('/few', (_req, reply) => sendJsonText(reply, [Buffer.from('{"result":'), Buffer.from('"success"}')]));
+  try {
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const res = await fetch(`${url}/parts`);
+    assert.equal(res.headers.get('content-length'), String(whole.length));
+    assert.equal(res.headers.get('transfer-encoding'), null);
+    assert.deepEqual(Buffer.from(await res.arrayBuffer()), whole);
+    assert.equal(Object.keys((await (await fetch(`${url}/parts`)).json()).presences).length, 3000);
+    const few = await app.inject({ method: 'GET', url: '/few' });
+    assert.equal(few.headers['content-length'], '20');
+    assert.deepEqual(few.json(), { result: 'success' });
+  } finally {
+    await app.close();
+  }
+});
