@@ -1,6 +1,7 @@
 import { test, after, before, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import http from 'node:http';
 import { promisify } from 'node:util';
 import { startTestServer, BIN, type TestServer } from './helpers/server.js';
 import { validateRegisterResponse } from './helpers/openapi-register.js';
@@ -61,6 +62,24 @@ describe('event queues', () => {
     assert.equal(idle.body.idle_queue_timeout_secs, 3600);
     const bad = await server.as('hamlet').post('/register', { idle_queue_timeout: 8 * 24 * 3600 });
     assert.equal(bad.status, 400);
+  });
+
+  test('a poll whose client goes away while parked loses nothing: the events wait for the next poll', async () => {
+    // Several queues, each with a parked poll that its client drops (as when a proxy restarts).
+    const client = server.as('hamlet');
+    const queues = await Promise.all(Array.from({ length: 5 }, () => register(server)));
+    await Promise.all(queues.map((q) => new Promise<void>((resolve) => {
+      const req = http.get(new URL(`/api/v1/events?queue_id=${q.queue_id}&last_event_id=${q.last_event_id}`, client.baseUrl), { headers: client.headers() });
+      req.on('response', () => resolve());
+      req.on('error', () => resolve());
+      setTimeout(() => req.destroy(), 300);
+    })));
+    const id = await createUser(server);
+    for (const q of queues) {
+      const res = await client.get('/events', { queue_id: q.queue_id, last_event_id: q.last_event_id });
+      assert.equal(res.status, 200, res.text);
+      assert.ok(res.body.events.some((e: { type: string; person?: { user_id: number } }) => e.type === 'realm_user' && e.person?.user_id === id), res.text);
+    }
   });
 
   test('register without fetch_event_types returns every block, matching the published schema', async () => {
