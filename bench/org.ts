@@ -162,7 +162,7 @@ try {
   const afterChange = `the same, each right after another member changed their name: median / max (server CPU per message); the probe's longest wait`;
   if (wanted(afterChange)) {
     const renamer = { email: facts.renamer.email, apiKey: facts.renamer.api_key };
-    const r = await alone(quick ? 10 : 20, (k) => (k % 2
+    const r = await alone(quick ? 10 : 20, (k): BatchRequest => (k % 2
       ? { auth: smallMember, method: 'POST', path: '/messages', params: { type: 'stream', to: facts.small.name, topic: 'mentions', content: `@**${facts.smallMember.full_name}** after a change ${k}` } }
       : { auth: renamer, method: 'PATCH', path: '/settings', params: { full_name: `Renamed ${k}` } }), (k) => k % 2 === 1);
     push({ id: 'B9', figure: afterChange, result: `${ms(r.p50)} / ${ms(r.max)} (${ms(r.cpu)}); probe ${ms(r.probe)}${r.failed ? `; failed: ${r.failed}` : ''}` });
