@@ -11,7 +11,7 @@ import { subscriberIds } from '../store/subscriptions.js';
 import { listUsers, type User } from '../store/users.js';
 import { channelAudience } from './channels.js';
 import type { Emit } from './transaction.js';
-import { userById } from './user-index.js';
+import { usersById } from './user-index.js';
 
 export interface ChannelReaders {
   subscribers: Set<number>;
@@ -26,8 +26,7 @@ const NO_GROUPS = new Set<number>();
 // so they are loaded only for the few others the rule refuses without them (removed members, guests).
 export async function channelReaders(db: Db, realmId: number, stream: Stream, users?: Map<number, User>): Promise<ChannelReaders> {
   const subscribers = new Set((await subscriberIds(db, [stream.id])).get(stream.id) ?? []);
-  const list = users ? null : await listUsers(db, realmId);
-  const userOf = (id: number) => (list ? userById(list, id) : users?.get(id));
+  const userOf = users ? (id: number) => users.get(id) : usersById(await listUsers(db, realmId));
   const withGroups = async (user: User, place: Parameters<typeof canAccessMessage>[1]) => canAccessMessage({ user, groups: await groupsOfUser(db, user.id) }, place);
   return {
     subscribers,

@@ -29,7 +29,7 @@ import { accessibleBy, blindAmong, canAccessUser } from '../permissions/users.js
 import { mutersOf } from '../store/muted-users.js';
 import { addWidget } from './submessages.js';
 import { queueWebhookTriggers } from './outgoing-webhooks.js';
-import { userById, usersNamed } from './user-index.js';
+import { usersById, usersNamed } from './user-index.js';
 
 export interface SendInput {
   type: 'stream' | 'private';
@@ -134,8 +134,9 @@ export async function renderContext(tx: Db, realm: Realm, content: string, sende
       const named = usersNamed(users, name).filter(mentionable);
       if (named.length) ctx.usersByName.set(name, named.map((u) => ({ id: u.id, fullName: u.fullName })));
     }
+    const byId = usersById(users);
     for (const id of c.ids) {
-      const u = userById(users, id);
+      const u = byId(id);
       if (mentionable(u)) ctx.usersById.set(id, { id, fullName: u.fullName });
     }
   }

@@ -26,17 +26,22 @@ function nameIndex(part: User[]): Map<string, User[]> {
   return index;
 }
 
-export function userById(users: User[], id: number): User | undefined {
+// A lookup by id into the list, its parts found once: it runs for every subscriber of a channel.
+export function usersById(users: User[]): (id: number) => User | undefined {
   const parts = listParts(users);
-  const part = parts ? parts.get(Math.floor(id / USER_RANGE)) : users;
-  return part && idIndex(part).get(id);
+  if (!parts) {
+    const index = idIndex(users);
+    return (id) => index.get(id);
+  }
+  return (id) => {
+    const part = parts.get(Math.floor(id / USER_RANGE));
+    return part && idIndex(part).get(id);
+  };
 }
 
 // By full name as a mention spells it (lower case), in id order.
 export function usersNamed(users: User[], lowerName: string): User[] {
   const parts = listParts(users);
   if (!parts) return nameIndex(users).get(lowerName) ?? [];
-  const named: User[] = [];
-  for (const part of parts.values()) named.push(...(nameIndex(part).get(lowerName) ?? []));
-  return named;
+  return [...parts.values()].flatMap((part) => nameIndex(part).get(lowerName) ?? []);
 }

@@ -43,7 +43,7 @@ async function readUsers(db: Db, realmId: number, keep: (u: User) => User): Prom
 // Users are kept by ranges of ids. Every change of a row raises its row_version by one (migration 039) and rows
 // are never deleted, so a range's count and sum of versions grow with every change in it: equal figures are the
 // same rows at the same versions.
-const RANGE = 1024;
+export const USER_RANGE = 1024;
 // Past this many changed ranges, one query reads every version rather than one query a range.
 const RANGE_QUERIES = 8;
 type Range = { signature: string; users: User[] };
@@ -63,8 +63,8 @@ async function usersByVersion(db: Db, realmId: number): Promise<User[] | undefin
   const committedBefore = readsCommitted(db, 'users');
   const committed = () => committedBefore && readsCommitted(db, 'users');
   const figures = await db.selectFrom('users').where(inRealm(realmId))
-    .select([sql<number>`id / ${sql.lit(RANGE)}`.as('range'), sql<number>`count(*)`.as('n'), sql<number>`sum(row_version)`.as('v')])
-    .groupBy(sql`id / ${sql.lit(RANGE)}`).orderBy('range').execute();
+    .select([sql<number>`id / ${sql.lit(USER_RANGE)}`.as('range'), sql<number>`count(*)`.as('n'), sql<number>`sum(row_version)`.as('v')])
+    .groupBy(sql`id / ${sql.lit(USER_RANGE)}`).orderBy('range').execute();
   // Taken before any wait: another reader, older or newer, may replace kept ranges meanwhile.
   const keptRanges = kept.ranges.get(realmId);
   const ranges = figures.map((f) => {
@@ -89,7 +89,6 @@ async function usersByVersion(db: Db, realmId: number): Promise<User[] | undefin
 // whole.
 const partsOfList = new WeakMap<User[], Map<number, User[]>>();
 export const listParts = (list: User[]) => partsOfList.get(list);
-export const USER_RANGE = RANGE;
 
 // Fills in `users` of each range: the kept rows at their version, the others read.
 async function readRanges(db: Db, realmId: number, kept: Kept, changed: { range: number; users: User[] | null }[], committed: () => boolean): Promise<void> {
@@ -99,8 +98,8 @@ async function readRanges(db: Db, realmId: number, kept: Kept, changed: { range:
   };
   const wanted = new Set(changed.map((c) => c.range));
   const versions = changed.length > RANGE_QUERIES
-    ? (await versionsIn(0)).filter((v) => wanted.has(Math.floor(v.id / RANGE)))
-    : (await Promise.all(changed.map((c) => versionsIn(c.range * RANGE, (c.range + 1) * RANGE)))).flat();
+    ? (await versionsIn(0)).filter((v) => wanted.has(Math.floor(v.id / USER_RANGE)))
+    : (await Promise.all(changed.map((c) => versionsIn(c.range * USER_RANGE, (c.range + 1) * USER_RANGE)))).flat();
   // Compared before any wait, as above.
   const found = new Map<number, User>();
   const stale: number[] = [];
@@ -119,6 +118,6 @@ async function readRanges(db: Db, realmId: number, kept: Kept, changed: { range:
     if (keep) kept.rows.set(u.id, { version, user: u });
   }
   const byRange = new Map<number, User[]>(changed.map((c) => [c.range, (c.users = [])]));
-  for (const v of versions) byRange.get(Math.floor(v.id / RANGE))!.push(found.get(v.id)!);
+  for (const v of versions) byRange.get(Math.floor(v.id / USER_RANGE))!.push(found.get(v.id)!);
   for (const part of byRange.values()) Object.freeze(part); // shared by every list made of it
 }
